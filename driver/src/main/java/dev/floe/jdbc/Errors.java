@@ -1,0 +1,182 @@
+package dev.floe.jdbc;
+
+import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLInvalidAuthorizationSpecException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one boundary where failures become {@link SQLException}s: Floe's catalogued errors keep their
+ * SQLState; Calcite's parse and validation errors and Iceberg's file errors are given theirs; each
+ * becomes the {@code SQLException} subclass its SQLState class calls for, with the cause chained.
+ */
+final class Errors {
+  private static final Pattern OBJECT_NOT_FOUND =
+      Pattern.compile("(?:Object|Table) '([^']*)' not found.*");
+  private static final Pattern COLUMN_NOT_FOUND =
+      Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
+
+  private Errors() {}
+
+  /** Converts any failure into the SQLException a user should see. */
+  static SQLException toSql(Throwable failure) {
+    FloeException floe = find(failure, FloeException.class);
+    if (floe != null) {
+      return create(floe.sqlState(), floe.getMessage(), failure);
+    }
+    if (failure instanceof SQLException && isOurs((SQLException) failure)) {
+      return (SQLException) failure;
+    }
+    Throwable parse = findByName(failure, "org.apache.calcite.sql.parser.SqlParseException");
+    if (parse != null) {
+      return create(FloeError.SYNTAX.sqlState(), FloeError.SYNTAX.format(firstLine(parse)), failure);
+    }
+    Throwable validation =
+        findByName(failure, "org.apache.calcite.sql.validate.SqlValidatorException");
+    if (validation != null) {
+      String message = validation.getMessage();
+      Throwable context =
+          findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+      String where = context == null ? message : context.getMessage();
+      Matcher table = OBJECT_NOT_FOUND.matcher(message);
+      if (table.matches()) {
+        return create(FloeError.TABLE_NOT_FOUND.sqlState(), "Cannot find table " + table.group(1) + ": " + where, failure);
+      }
+      Matcher column = COLUMN_NOT_FOUND.matcher(message);
+      if (column.matches()) {
+        return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
+      }
+      if (message.startsWith("Cannot assign to target field")) {
+        return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
+      }
+      if (message.startsWith("Illegal TIMESTAMP literal")
+          || message.startsWith("Illegal DATE literal")
+          || message.startsWith("Illegal TIME literal")) {
+        return create(FloeError.INVALID_DATETIME.sqlState(), where, failure);
+      }
+      return create(FloeError.VALIDATION.sqlState(), FloeError.VALIDATION.format(where), failure);
+    }
+    Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
+    if (notFound != null) {
+      return create(FloeError.IO.sqlState(), "Cannot read file: " + notFound.getMessage(), failure);
+    }
+    Throwable arithmetic = find(failure, ArithmeticException.class);
+    if (arithmetic != null) {
+      return create(
+          FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
+          "Numeric value out of range: " + arithmetic.getMessage(),
+          failure);
+    }
+    Throwable numberFormat = find(failure, NumberFormatException.class);
+    if (numberFormat != null) {
+      return create(
+          FloeError.INVALID_CAST.sqlState(),
+          "Cannot cast to a number: " + numberFormat.getMessage(),
+          failure);
+    }
+    Throwable unsupported = find(failure, UnsupportedOperationException.class);
+    if (unsupported != null) {
+      return create(
+          FloeError.NOT_SUPPORTED.sqlState(),
+          FloeError.NOT_SUPPORTED.format(String.valueOf(unsupported.getMessage())),
+          failure);
+    }
+    if (failure instanceof SQLException && ((SQLException) failure).getSQLState() != null) {
+      return (SQLException) failure;
+    }
+    String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    return create("HY000", message, failure);
+  }
+
+  /** Creates the SQLException subclass for a SQLState. */
+  static SQLException create(String state, String message, Throwable cause) {
+    SQLException e;
+    String cls = state.substring(0, 2);
+    switch (cls) {
+      case "08":
+        e = new SQLNonTransientConnectionException(message, state, cause);
+        break;
+      case "0A":
+        e = new SQLFeatureNotSupportedException(message, state, cause);
+        break;
+      case "22":
+        e = new SQLDataException(message, state, cause);
+        break;
+      case "23":
+        e = new SQLIntegrityConstraintViolationException(message, state, cause);
+        break;
+      case "28":
+        e = new SQLInvalidAuthorizationSpecException(message, state, cause);
+        break;
+      case "40":
+        e = new SQLTransactionRollbackException(message, state, cause);
+        break;
+      case "42":
+        e = new SQLSyntaxErrorException(message, state, cause);
+        break;
+      case "57":
+        e = state.equals("57014") && message.contains("timeout")
+            ? new SQLTimeoutException(message, state, cause)
+            : new SQLException(message, state, cause);
+        break;
+      case "58":
+        e = new SQLNonTransientException(message, state, cause);
+        break;
+      default:
+        e = new SQLException(message, state, cause);
+    }
+    return e;
+  }
+
+  /** Creates the SQLException of a catalogued error. */
+  static SQLException of(FloeError error, Object... args) {
+    return create(error.sqlState(), error.format(args), null);
+  }
+
+  private static boolean isOurs(SQLException e) {
+    return e.getSQLState() != null && e.getClass().getPackageName().equals("java.sql")
+        && !(e.getMessage() != null && e.getMessage().startsWith("Error while executing SQL"));
+  }
+
+  private static String firstLine(Throwable t) {
+    String message = String.valueOf(t.getMessage());
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return type.cast(c);
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  private static Throwable findByName(Throwable t, String className) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+        if (k.getName().equals(className)) {
+          return c;
+        }
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,132 @@
+package dev.floe.jdbc;
+
+import dev.floe.FloeDriver;
+import dev.floe.FloeProperty;
+import dev.floe.error.FloeError;
+import dev.floe.planner.schema.LakeSchema;
+import dev.floe.planner.schema.LakeTypeSystem;
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeLocation;
+import dev.floe.txn.FloeSession;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+import java.util.TimeZone;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
+/** Opens Floe connections: parses the URL and properties, checks the root, wires Calcite. */
+public final class FloeConnector {
+  /** The name of the schema holding the tables directly under the root. */
+  public static final String DEFAULT_SCHEMA = "main";
+
+  private static final LakeCalciteDriver CALCITE = new LakeCalciteDriver();
+  private static final ExecutorService SCAN_POOL = scanPool();
+
+  private FloeConnector() {}
+
+  /** Opens a connection; the URL has been checked to start with {@code jdbc:floe:}. */
+  public static Connection connect(String url, Properties info) throws SQLException {
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      return open(url, info);
+    } catch (RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  private static Connection open(String url, Properties info) throws SQLException {
+    String rest = url.substring(FloeDriver.URL_PREFIX.length());
+    Properties properties = new Properties();
+    properties.putAll(info);
+    int question = rest.indexOf('?');
+    String locationText = question < 0 ? rest : rest.substring(0, question);
+    if (question >= 0) {
+      for (String pair : rest.substring(question + 1).split("&")) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+        String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+        properties.setProperty(key, value);
+      }
+    }
+    LakeLocation location = LakeLocation.parse(locationText);
+    if (location.isS3()) {
+      throw Errors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
+    }
+    Path root = location.localPath();
+    if (!Files.isDirectory(root)) {
+      if (Files.exists(root)) {
+        throw Errors.of(FloeError.CANNOT_OPEN, location, "it is a file, not a folder");
+      }
+      if (!FloeProperty.CREATE.isTrue(properties)) {
+        throw Errors.of(
+            FloeError.CANNOT_OPEN, location, "the folder does not exist (set create=true to create it)");
+      }
+      try {
+        Files.createDirectories(root);
+      } catch (IOException e) {
+        throw Errors.create(
+            FloeError.CANNOT_OPEN.sqlState(),
+            FloeError.CANNOT_OPEN.format(location, e.getMessage()),
+            e);
+      }
+    }
+    TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.TIME_ZONE.in(properties));
+    String threads = FloeProperty.SCAN_THREADS.in(properties);
+    int parallelism =
+        threads.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(threads.trim());
+    FolderCatalog catalog = new FolderCatalog(location);
+    FloeSession session =
+        new FloeSession(
+            catalog,
+            timeZone,
+            FloeProperty.READ_ONLY.isTrue(properties),
+            SCAN_POOL,
+            Math.max(1, parallelism));
+    Properties calcite = new Properties();
+    calcite.setProperty("quoting", "DOUBLE_QUOTE");
+    calcite.setProperty("unquotedCasing", "UNCHANGED");
+    calcite.setProperty("quotedCasing", "UNCHANGED");
+    calcite.setProperty("caseSensitive", "false");
+    calcite.setProperty("typeSystem", LakeTypeSystem.class.getName() + "#INSTANCE");
+    calcite.setProperty("timeZone", timeZone.getID());
+    calcite.setProperty("conformance", "LENIENT");
+    calcite.setProperty("materializationsEnabled", "false");
+    CalciteConnection connection =
+        CALCITE.connect("jdbc:calcite:", calcite).unwrap(CalciteConnection.class);
+    SchemaPlus rootSchema = connection.getRootSchema();
+    SchemaPlus lake = rootSchema.add(DEFAULT_SCHEMA, new LakeSchema(session, List.of()));
+    lake.setCacheEnabled(false);
+    connection.setSchema(DEFAULT_SCHEMA);
+    return new FloeConnection(connection, session, location, properties);
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+  }
+
+  private static ExecutorService scanPool() {
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory =
+        runnable -> {
+          Thread thread = new Thread(runnable, "floe-scan-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+    // Unbounded on purpose: each scan bounds its own workers, and two scans read by one thread
+    // (a join of two Floe tables) must never wait for each other's threads.
+    return Executors.newCachedThreadPool(factory);
+  }
+}

@@ -1,0 +1,430 @@
+package dev.floe.jdbc;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.rel.TemporalValues;
+import java.sql.Date;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Calendar;
+import java.util.List;
+
+/**
+ * A Floe prepared statement. Datetime parameters are handed to Calcite as the exact numbers Floe's
+ * runtime holds (microseconds survive {@code setTimestamp}); a batch runs in one transaction, so
+ * in auto-commit mode {@code executeBatch()} is one commit per table, never one per row.
+ *
+ * <p>Not thread-safe, except {@link #cancel()}.
+ */
+final class FloePreparedStatement extends ForwardingPreparedStatement {
+  /** A parameter binding, replayed onto the Calcite statement for each batch entry. */
+  @FunctionalInterface
+  private interface Binding {
+    void bind(PreparedStatement target) throws SQLException;
+  }
+
+  private final PreparedStatement calcite;
+  private final String sql;
+  private final ParameterMetaData parameters;
+  private final List<Binding[]> batch = new ArrayList<>();
+  private Binding[] bindings;
+
+  private FloePreparedStatement(FloeConnection connection, PreparedStatement calcite, String sql)
+      throws SQLException {
+    super(connection, calcite);
+    this.calcite = calcite;
+    this.sql = sql;
+    this.parameters = calcite.getParameterMetaData();
+    this.bindings = new Binding[parameters.getParameterCount() + 1];
+  }
+
+  static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
+    if (Ddl.isDdl(sql)) {
+      throw Errors.of(
+          FloeError.NOT_SUPPORTED, "preparing DDL; run it with Statement.execute: " + sql);
+    }
+    connection.session().beginStatement();
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public ResultSet executeQuery() throws SQLException {
+    if (!execute()) {
+      throw Errors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
+    }
+    return getResultSet();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int executeUpdate() throws SQLException {
+    return (int) executeLargeUpdate();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long executeLargeUpdate() throws SQLException {
+    if (execute()) {
+      throw Errors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
+    }
+    return Math.max(getLargeUpdateCount(), 0);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean execute() throws SQLException {
+    checkOpen();
+    closeResult();
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      return run(calcite::execute);
+    }
+  }
+
+  private void closeResult() throws SQLException {
+    ResultSet open = getResultSet();
+    if (open != null) {
+      open.close();
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void addBatch() throws SQLException {
+    checkOpen();
+    batch.add(bindings.clone());
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void clearBatch() throws SQLException {
+    checkOpen();
+    batch.clear();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int[] executeBatch() throws SQLException {
+    long[] counts = executeLargeBatch();
+    int[] result = new int[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      result[i] = (int) counts[i];
+    }
+    return result;
+  }
+
+  /** Runs every batch entry in one transaction; nothing is published unless all succeed. */
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    checkOpen();
+    List<Binding[]> entries = new ArrayList<>(batch);
+    batch.clear();
+    long[] counts = new long[entries.size()];
+    inOneTransaction(
+        () -> {
+          for (int i = 0; i < entries.size(); i++) {
+            for (Binding binding : entries.get(i)) {
+              if (binding != null) {
+                binding.bind(calcite);
+              }
+            }
+            if (calcite.execute()) {
+              throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set");
+            }
+            counts[i] = calcite.getLargeUpdateCount();
+          }
+        });
+    return counts;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void clearParameters() throws SQLException {
+    checkOpen();
+    bindings = new Binding[bindings.length];
+    calcite.clearParameters();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public ResultSetMetaData getMetaData() throws SQLException {
+    checkOpen();
+    return calcite.getMetaData();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public ParameterMetaData getParameterMetaData() throws SQLException {
+    checkOpen();
+    return parameters;
+  }
+
+  private void bind(int index, Binding binding) throws SQLException {
+    checkOpen();
+    if (index < 1 || index >= bindings.length) {
+      throw Errors.create(
+          "07009", "Cannot set parameter " + index + ": there are " + (bindings.length - 1), null);
+    }
+    binding.bind(calcite);
+    bindings[index] = binding;
+  }
+
+  private int parameterType(int index) {
+    try {
+      return parameters.getParameterType(index);
+    } catch (SQLException | RuntimeException e) {
+      return Types.OTHER;
+    }
+  }
+
+  private boolean isLocalTimeZone(int index) {
+    try {
+      String name = parameters.getParameterTypeName(index);
+      return name != null && name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private int precision(int index) {
+    try {
+      return parameters.getPrecision(index);
+    } catch (SQLException | RuntimeException e) {
+      return 6;
+    }
+  }
+
+  /** Binds a wall-clock timestamp as the number the parameter's type is held in. */
+  private void bindDateTime(int index, LocalDateTime value, Instant instant) throws SQLException {
+    switch (parameterType(index)) {
+      case Types.DATE:
+        {
+          int days = (int) value.toLocalDate().toEpochDay();
+          bind(index, target -> target.setInt(index, days));
+          return;
+        }
+      case Types.TIME:
+        {
+          int millis = (int) (value.toLocalTime().toNanoOfDay() / 1_000_000L);
+          bind(index, target -> target.setInt(index, millis));
+          return;
+        }
+      case Types.TIMESTAMP:
+      case Types.TIMESTAMP_WITH_TIMEZONE:
+        {
+          LocalDateTime held =
+              isLocalTimeZone(index)
+                  ? LocalDateTime.ofInstant(
+                      instant != null
+                          ? instant
+                          : value.atZone(session().timeZone().toZoneId()).toInstant(),
+                      ZoneOffset.UTC)
+                  : value;
+          long units = TemporalValues.fromLocalDateTime(held, precision(index));
+          bind(index, target -> target.setLong(index, units));
+          return;
+        }
+      default:
+        {
+          String text = TemporalValues.format(TemporalValues.nanos(value), 9);
+          bind(index, target -> target.setString(index, text));
+        }
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setTimestamp(int index, Timestamp x) throws SQLException {
+    if (x == null) {
+      setNull(index, Types.TIMESTAMP);
+      return;
+    }
+    bindDateTime(index, x.toLocalDateTime(), null);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
+    if (x == null || calendar == null) {
+      setTimestamp(index, x);
+      return;
+    }
+    Instant instant = x.toInstant();
+    bindDateTime(index, LocalDateTime.ofInstant(instant, calendar.getTimeZone().toZoneId()), instant);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setDate(int index, Date x) throws SQLException {
+    if (x == null) {
+      setNull(index, Types.DATE);
+      return;
+    }
+    bindDateTime(index, x.toLocalDate().atStartOfDay(), null);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setDate(int index, Date x, Calendar calendar) throws SQLException {
+    setDate(index, x);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setTime(int index, Time x) throws SQLException {
+    if (x == null) {
+      setNull(index, Types.TIME);
+      return;
+    }
+    LocalTime time = x.toLocalTime().withNano((int) (Math.floorMod(x.getTime(), 1000L) * 1_000_000L));
+    bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setTime(int index, Time x, Calendar calendar) throws SQLException {
+    setTime(index, x);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setObject(int index, Object x) throws SQLException {
+    if (x instanceof LocalDateTime) {
+      bindDateTime(index, (LocalDateTime) x, null);
+    } else if (x instanceof LocalDate) {
+      bindDateTime(index, ((LocalDate) x).atStartOfDay(), null);
+    } else if (x instanceof LocalTime) {
+      bindDateTime(index, LocalDate.ofEpochDay(0).atTime((LocalTime) x), null);
+    } else if (x instanceof OffsetDateTime) {
+      Instant instant = ((OffsetDateTime) x).toInstant();
+      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+    } else if (x instanceof ZonedDateTime) {
+      Instant instant = ((ZonedDateTime) x).toInstant();
+      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+    } else if (x instanceof Instant) {
+      Instant instant = (Instant) x;
+      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+    } else if (x instanceof Timestamp) {
+      setTimestamp(index, (Timestamp) x);
+    } else if (x instanceof Date) {
+      setDate(index, (Date) x);
+    } else if (x instanceof Time) {
+      setTime(index, (Time) x);
+    } else {
+      bind(index, target -> target.setObject(index, x));
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setObject(int index, Object x, int targetSqlType) throws SQLException {
+    if (x == null) {
+      setNull(index, targetSqlType);
+    } else {
+      setObject(index, x);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
+      throws SQLException {
+    setObject(index, x, targetSqlType);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setNull(int index, int sqlType) throws SQLException {
+    bind(index, target -> target.setNull(index, sqlType));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setNull(int index, int sqlType, String typeName) throws SQLException {
+    bind(index, target -> target.setNull(index, sqlType, typeName));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setBoolean(int index, boolean x) throws SQLException {
+    bind(index, target -> target.setBoolean(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setByte(int index, byte x) throws SQLException {
+    bind(index, target -> target.setByte(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setShort(int index, short x) throws SQLException {
+    bind(index, target -> target.setShort(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setInt(int index, int x) throws SQLException {
+    bind(index, target -> target.setInt(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setLong(int index, long x) throws SQLException {
+    bind(index, target -> target.setLong(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setFloat(int index, float x) throws SQLException {
+    bind(index, target -> target.setFloat(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setDouble(int index, double x) throws SQLException {
+    bind(index, target -> target.setDouble(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
+    bind(index, target -> target.setBigDecimal(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setString(int index, String x) throws SQLException {
+    bind(index, target -> target.setString(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setNString(int index, String x) throws SQLException {
+    bind(index, target -> target.setString(index, x));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void setBytes(int index, byte[] x) throws SQLException {
+    byte[] copy = x == null ? null : x.clone();
+    bind(index, target -> target.setBytes(index, copy));
+  }
+}

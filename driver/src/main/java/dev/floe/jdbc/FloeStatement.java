@@ -1,0 +1,290 @@
+package dev.floe.jdbc;
+
+import dev.floe.error.FloeError;
+import dev.floe.txn.FloeSession;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Floe statement: DDL runs in Floe, everything else in Calcite; each statement is bounded by the
+ * connection's transaction (in auto-commit mode a DML statement is published before {@code
+ * executeUpdate} returns), and failures carry Floe's SQLStates.
+ *
+ * <p>Not thread-safe, except {@link #cancel()}.
+ */
+class FloeStatement extends ForwardingStatement {
+  final FloeConnection connection;
+  private final Statement calcite;
+  private final List<String> batch = new ArrayList<>();
+  private FloeResultSet current;
+  private long updateCount = -1;
+  private boolean closed;
+
+  FloeStatement(FloeConnection connection, Statement calcite) {
+    super(calcite);
+    this.connection = connection;
+    this.calcite = calcite;
+  }
+
+  final FloeSession session() {
+    return floeConnection().session();
+  }
+
+  FloeConnection floeConnection() {
+    return connection;
+  }
+
+  void checkOpen() throws SQLException {
+    if (closed) {
+      throw Errors.of(FloeError.CLOSED, "statement");
+    }
+    connection.checkOpen();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public ResultSet executeQuery(String sql) throws SQLException {
+    if (!execute(sql)) {
+      throw Errors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
+    }
+    return current;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int executeUpdate(String sql) throws SQLException {
+    return (int) executeLargeUpdate(sql);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long executeLargeUpdate(String sql) throws SQLException {
+    if (execute(sql)) {
+      throw Errors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
+    }
+    return Math.max(updateCount, 0);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean execute(String sql) throws SQLException {
+    checkOpen();
+    closeCurrent();
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      if (Ddl.isDdl(sql)) {
+        updateCount = connection.ddl().execute(sql);
+        return false;
+      }
+      return run(() -> calcite.execute(sql));
+    }
+  }
+
+  /** Runs one statement in Calcite, bounded by the transaction. */
+  final boolean run(Execution execution) throws SQLException {
+    FloeSession session = session();
+    boolean succeeded = false;
+    try {
+      session.beginStatement();
+      boolean isQuery = execution.run();
+      if (isQuery) {
+        current = new FloeResultSet(this, calcite.getResultSet());
+        updateCount = -1;
+      } else {
+        updateCount = calcite.getLargeUpdateCount();
+      }
+      succeeded = true;
+      return isQuery;
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    } finally {
+      if (current == null) {
+        try {
+          session.endStatement(succeeded);
+        } catch (RuntimeException e) {
+          updateCount = -1;
+          if (succeeded) {
+            throw Errors.toSql(e);
+          }
+        }
+      }
+    }
+  }
+
+  /** One call into Calcite. */
+  @FunctionalInterface
+  interface Execution {
+    boolean run() throws SQLException;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public ResultSet getResultSet() throws SQLException {
+    checkOpen();
+    return current;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int getUpdateCount() throws SQLException {
+    checkOpen();
+    return (int) updateCount;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long getLargeUpdateCount() throws SQLException {
+    checkOpen();
+    return updateCount;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean getMoreResults() throws SQLException {
+    checkOpen();
+    closeCurrent();
+    updateCount = -1;
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean getMoreResults(int current) throws SQLException {
+    return getMoreResults();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public Connection getConnection() throws SQLException {
+    checkOpen();
+    return connection;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void addBatch(String sql) throws SQLException {
+    checkOpen();
+    batch.add(sql);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void clearBatch() throws SQLException {
+    checkOpen();
+    batch.clear();
+  }
+
+  /** Runs the batch in one transaction: in auto-commit mode, one commit for the whole batch. */
+  @Override
+  public int[] executeBatch() throws SQLException {
+    long[] counts = executeLargeBatch();
+    int[] result = new int[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      result[i] = (int) counts[i];
+    }
+    return result;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    checkOpen();
+    List<String> statements = new ArrayList<>(batch);
+    batch.clear();
+    long[] counts = new long[statements.size()];
+    inOneTransaction(
+        () -> {
+          for (int i = 0; i < statements.size(); i++) {
+            String sql = statements.get(i);
+            if (Ddl.isDdl(sql)) {
+              throw Errors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+            }
+            if (calcite.execute(sql)) {
+              throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
+            }
+            counts[i] = calcite.getLargeUpdateCount();
+          }
+        });
+    return counts;
+  }
+
+  /**
+   * Runs work as one transaction: inside an explicit transaction it simply joins it; in auto-commit
+   * mode it commits once at the end, or rolls back everything.
+   */
+  final void inOneTransaction(Work work) throws SQLException {
+    FloeSession session = session();
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      boolean auto = session.autoCommit();
+      if (!auto) {
+        work.run();
+        return;
+      }
+      session.beginStatement();
+      session.setAutoCommit(false);
+      boolean done = false;
+      try {
+        work.run();
+        session.commit();
+        done = true;
+      } finally {
+        if (!done) {
+          session.rollback();
+        }
+        session.setAutoCommit(true);
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** A unit of work in a batch. */
+  @FunctionalInterface
+  interface Work {
+    void run() throws SQLException;
+  }
+
+  void resultSetClosed(FloeResultSet resultSet) {
+    if (current == resultSet) {
+      current = null;
+    }
+  }
+
+  private void closeCurrent() throws SQLException {
+    if (current != null) {
+      FloeResultSet rs = current;
+      current = null;
+      rs.close();
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void close() throws SQLException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      closeCurrent();
+      calcite.close();
+    } finally {
+      connection.forget(this);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** Stops a running query: its scan stops reading and closes its files. */
+  @Override
+  public void cancel() throws SQLException {
+    calcite.cancel();
+  }
+}

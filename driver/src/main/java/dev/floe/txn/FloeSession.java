@@ -1,0 +1,346 @@
+package dev.floe.txn;
+
+import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
+import dev.floe.planner.dml.TableChange;
+import dev.floe.planner.schema.LakeCatalog;
+import dev.floe.planner.schema.LakeSession;
+import dev.floe.planner.schema.PinnedTable;
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.FolderTableOperations;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.concurrent.ExecutorService;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+
+/**
+ * The connection-bounded transaction: tables pinned at first use, the pending change per table
+ * (with a preview so later statements read their own writes), and publishing at commit: every
+ * changed table validated first, then published one by one in name order, each as one snapshot.
+ * Rollback deletes every file the work wrote.
+ *
+ * <p>Used by one connection; not thread-safe.
+ */
+public final class FloeSession implements LakeSession {
+  private final FolderCatalog catalog;
+  private final TimeZone timeZone;
+  private boolean readOnly;
+  private final ExecutorService executor;
+  private final int parallelism;
+  private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
+  private boolean autoCommit = true;
+  private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
+
+  public FloeSession(
+      FolderCatalog catalog,
+      TimeZone timeZone,
+      boolean readOnly,
+      ExecutorService executor,
+      int parallelism) {
+    this.catalog = catalog;
+    this.timeZone = timeZone;
+    this.readOnly = readOnly;
+    this.executor = executor;
+    this.parallelism = parallelism;
+  }
+
+  /** A table in the transaction: its pinned base and what the transaction changed. */
+  private static final class TableState {
+    final List<String> path;
+    final FolderTableOperations ops;
+    final Table base;
+    final TableMetadata baseMetadata;
+    final Long baseSnapshotId;
+    TableChange pending = TableChange.NONE;
+    Table preview;
+    List<String> previewFiles = List.of();
+    final List<String> orphans = new ArrayList<>();
+
+    TableState(List<String> path, FolderTableOperations ops) {
+      this.path = path;
+      this.ops = ops;
+      this.baseMetadata = ops.current();
+      this.base = new BaseTable(ops, String.join(".", path));
+      Snapshot snapshot = baseMetadata.currentSnapshot();
+      this.baseSnapshotId = snapshot == null ? null : snapshot.snapshotId();
+    }
+
+    String name() {
+      return String.join(".", path);
+    }
+  }
+
+  @Override
+  public LakeCatalog catalog() {
+    return catalog;
+  }
+
+  /** The folder catalog. */
+  public FolderCatalog folders() {
+    return catalog;
+  }
+
+  @Override
+  public PinnedTable pin(List<String> path) {
+    TableState state = state(path);
+    if (state.preview != null) {
+      Snapshot snapshot = state.preview.currentSnapshot();
+      return new PinnedTable(path, state.preview, snapshot == null ? null : snapshot.snapshotId());
+    }
+    return new PinnedTable(path, state.base, state.baseSnapshotId);
+  }
+
+  private TableState state(List<String> path) {
+    List<String> key = List.copyOf(path);
+    TableState state = tables.get(key);
+    if (state == null) {
+      FolderTableOperations ops = catalog.operations(key);
+      if (ops.current() == null) {
+        throw FloeError.TABLE_NOT_FOUND.error(String.join(".", key) + " at " + ops.location());
+      }
+      state = new TableState(key, ops);
+      tables.put(key, state);
+    }
+    return state;
+  }
+
+  @Override
+  public void checkWritable(List<String> path) {
+    if (readOnly) {
+      throw FloeError.READ_ONLY.error("change " + String.join(".", path));
+    }
+  }
+
+  @Override
+  public void stage(List<String> path, TableChange change) {
+    TableState state = state(path);
+    TableChange combined = state.pending.then(change);
+    if (!autoCommit) {
+      PreviewOperations previewOps = new PreviewOperations(state.ops, state.baseMetadata);
+      Transaction txn = Transactions.newTransaction(state.name(), previewOps);
+      try {
+        combined.applyTo(txn, state.baseSnapshotId, serializable());
+      } catch (RuntimeException e) {
+        deleteQuietly(previewOps.written());
+        throw translate(e, state.name());
+      }
+      deleteQuietly(state.previewFiles);
+      state.previewFiles = previewOps.written();
+      state.preview = txn.table();
+    }
+    state.orphans.addAll(state.pending.discardedBy(change));
+    state.pending = combined;
+  }
+
+  @Override
+  public boolean serializable() {
+    return isolation == Connection.TRANSACTION_SERIALIZABLE;
+  }
+
+  @Override
+  public TimeZone timeZone() {
+    return timeZone;
+  }
+
+  @Override
+  public ExecutorService scanExecutor() {
+    return executor;
+  }
+
+  @Override
+  public int scanParallelism() {
+    return parallelism;
+  }
+
+  public boolean autoCommit() {
+    return autoCommit;
+  }
+
+  /** Switches auto-commit; turning it on commits pending work, as JDBC asks. */
+  public void setAutoCommit(boolean on) {
+    if (on && !autoCommit) {
+      commit();
+    }
+    autoCommit = on;
+  }
+
+  public int isolation() {
+    return isolation;
+  }
+
+  public void setIsolation(int level) {
+    this.isolation = level;
+  }
+
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  public void setReadOnly(boolean readOnly) {
+    this.readOnly = readOnly;
+  }
+
+  /** Whether the transaction has uncommitted changes to a table. */
+  public boolean hasPendingChange(List<String> path) {
+    TableState state = tables.get(List.copyOf(path));
+    return state != null && (!state.pending.isEmpty() || state.pending.deletes());
+  }
+
+  /** Whether the transaction has any uncommitted change. */
+  public boolean hasPendingWork() {
+    return tables.values().stream().anyMatch(s -> !s.pending.isEmpty());
+  }
+
+  /** Called before each statement: in auto-commit mode every statement sees the latest data. */
+  public void beginStatement() {
+    if (autoCommit) {
+      discard();
+    }
+  }
+
+  /** Called after each statement: in auto-commit mode its change is published now. */
+  public void endStatement(boolean succeeded) {
+    if (!autoCommit) {
+      return;
+    }
+    if (succeeded) {
+      commit();
+    } else {
+      rollback();
+    }
+  }
+
+  /**
+   * Publishes every changed table: validates all of them against their latest versions first,
+   * then publishes them one by one in name order.
+   *
+   * @throws FloeException COMMIT_CONFLICT (rolled back), or COMMIT_STATE_UNKNOWN (files kept)
+   */
+  public void commit() {
+    List<TableState> changed = new ArrayList<>();
+    for (TableState state : tables.values()) {
+      if (!state.pending.isEmpty()) {
+        changed.add(state);
+      }
+    }
+    changed.sort((a, b) -> a.name().compareTo(b.name()));
+    List<Transaction> prepared = new ArrayList<>();
+    try {
+      for (TableState state : changed) {
+        FolderTableOperations ops = catalog.operations(state.path);
+        if (ops.current() == null) {
+          throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
+        }
+        Transaction txn = Transactions.newTransaction(state.name(), ops);
+        state.pending.applyTo(txn, state.baseSnapshotId, serializable());
+        prepared.add(txn);
+      }
+    } catch (RuntimeException e) {
+      rollback();
+      throw translate(e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
+    }
+    List<String> published = new ArrayList<>();
+    for (int i = 0; i < changed.size(); i++) {
+      TableState state = changed.get(i);
+      try {
+        prepared.get(i).commitTransaction();
+        published.add(state.name());
+      } catch (CommitStateUnknownException e) {
+        tables.clear();
+        throw FloeError.COMMIT_STATE_UNKNOWN.error(e, state.name(), e.getMessage());
+      } catch (RuntimeException e) {
+        for (int j = i; j < changed.size(); j++) {
+          discardFiles(changed.get(j));
+        }
+        for (TableState done : changed.subList(0, i)) {
+          cleanUpAfterPublish(done);
+        }
+        tables.clear();
+        FloeException failure = translate(e, state.name());
+        if (published.isEmpty()) {
+          throw failure;
+        }
+        throw FloeError.COMMIT_CONFLICT.error(
+            e,
+            state.name(),
+            failure.getMessage()
+                + "; these tables were already committed: "
+                + String.join(", ", published)
+                + "; these were not: "
+                + String.join(
+                    ", ", changed.subList(i, changed.size()).stream().map(TableState::name).toList()));
+      }
+    }
+    for (TableState state : changed) {
+      cleanUpAfterPublish(state);
+    }
+    tables.clear();
+  }
+
+  /** Discards pending work and deletes every file it wrote. */
+  public void rollback() {
+    for (TableState state : tables.values()) {
+      discardFiles(state);
+    }
+    tables.clear();
+  }
+
+  /** Forgets pins; only legal when nothing is pending. */
+  private void discard() {
+    if (hasPendingWork()) {
+      rollback();
+    } else {
+      for (TableState state : tables.values()) {
+        deleteQuietly(state.previewFiles);
+      }
+      tables.clear();
+    }
+  }
+
+  private void discardFiles(TableState state) {
+    deleteQuietly(state.pending.writtenFiles());
+    deleteQuietly(state.orphans);
+    deleteQuietly(state.previewFiles);
+  }
+
+  private void cleanUpAfterPublish(TableState state) {
+    deleteQuietly(state.orphans);
+    deleteQuietly(state.previewFiles);
+  }
+
+  private void deleteQuietly(List<String> locations) {
+    for (String location : locations) {
+      try {
+        catalog.io().deleteFile(location);
+      } catch (RuntimeException e) {
+        // unreferenced either way
+      }
+    }
+  }
+
+  /** Iceberg's conflict exceptions become 40001; Floe's own pass through. */
+  static FloeException translate(RuntimeException e, String table) {
+    if (e instanceof FloeException) {
+      return (FloeException) e;
+    }
+    if (e instanceof ValidationException || e instanceof CommitFailedException) {
+      return FloeError.COMMIT_CONFLICT.error(e, table, e.getMessage());
+    }
+    if (e instanceof CommitStateUnknownException) {
+      return FloeError.COMMIT_STATE_UNKNOWN.error(e, table, e.getMessage());
+    }
+    return FloeError.IO.error(e, table, String.valueOf(e.getMessage()));
+  }
+}

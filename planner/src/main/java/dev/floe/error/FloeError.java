@@ -1,0 +1,80 @@
+package dev.floe.error;
+
+import java.util.Locale;
+
+/**
+ * The catalog of every error Floe reports: its SQLState and its message template.
+ *
+ * <p>Internal code throws {@link FloeException} carrying one of these; the JDBC layer turns it
+ * into the right {@link java.sql.SQLException} subclass at one boundary.
+ */
+public enum FloeError {
+  /** The location cannot be opened: missing root, bad URL, unreachable store. */
+  CANNOT_OPEN("08001", "Cannot open %s: %s"),
+  /** The connection, statement or result set is closed. */
+  CLOSED("08003", "Cannot use %s: it is closed"),
+  /** A commit was attempted but its outcome is unknown; written files are kept. */
+  COMMIT_STATE_UNKNOWN("08007", "Cannot tell whether the commit to %s succeeded: %s"),
+  /** The SQL text does not parse. */
+  SYNTAX("42000", "Cannot parse SQL: %s"),
+  /** CREATE TABLE of a table that exists. */
+  TABLE_EXISTS("42S01", "Cannot create table %s: it already exists"),
+  /** A table that is not there. */
+  TABLE_NOT_FOUND("42S02", "Cannot find table %s"),
+  /** A column that is not there. */
+  COLUMN_NOT_FOUND("42S22", "Cannot find column %s"),
+  /** A name that is not allowed, such as one that leaves the root. */
+  INVALID_NAME("42602", "Cannot use name %s: %s"),
+  /** Any other semantic error found when validating a statement. */
+  VALIDATION("42000", "Cannot validate SQL: %s"),
+  /** A string too long for its column. */
+  STRING_TOO_LONG("22001", "Cannot assign value to %s: %s"),
+  /** A number out of range for its column. */
+  NUMERIC_OUT_OF_RANGE("22003", "Cannot assign value to %s: %s"),
+  /** A datetime literal or value that is not valid. */
+  INVALID_DATETIME("22007", "Cannot read datetime value %s: %s"),
+  /** A character value that cannot be cast to the target type. */
+  INVALID_CAST("22018", "Cannot cast %s: %s"),
+  /** NULL assigned to a required column. */
+  NULL_NOT_ALLOWED("23502", "Cannot write NULL into required column %s"),
+  /** An operation not allowed in the current transaction state. */
+  INVALID_TRANSACTION_STATE("25000", "Cannot %s: %s"),
+  /** A write on a read-only connection. */
+  READ_ONLY("25006", "Cannot %s: the connection is read-only"),
+  /** A concurrent change conflicts with this transaction; it was rolled back. */
+  COMMIT_CONFLICT("40001", "Cannot commit to %s: %s"),
+  /** The statement was cancelled or ran past its timeout. */
+  CANCELLED("57014", "Statement cancelled: %s"),
+  /** A feature Floe does not support. */
+  NOT_SUPPORTED("0A000", "Not supported: %s"),
+  /** A file that is missing, unreadable or corrupt. */
+  IO("58030", "Cannot read or write %s: %s");
+
+  private final String sqlState;
+  private final String template;
+
+  FloeError(String sqlState, String template) {
+    this.sqlState = sqlState;
+    this.template = template;
+  }
+
+  /** The SQLState reported with this error. */
+  public String sqlState() {
+    return sqlState;
+  }
+
+  /** Formats this error's message with its arguments. */
+  public String format(Object... args) {
+    return String.format(Locale.ROOT, template, args);
+  }
+
+  /** Creates the exception for this error. */
+  public FloeException error(Object... args) {
+    return new FloeException(this, format(args), null);
+  }
+
+  /** Creates the exception for this error, chaining its cause. */
+  public FloeException error(Throwable cause, Object... args) {
+    return new FloeException(this, format(args), cause);
+  }
+}

@@ -1,0 +1,2 @@
+/** Floe's customization of Calcite's statement preparation. */
+package dev.floe.planner.prepare;

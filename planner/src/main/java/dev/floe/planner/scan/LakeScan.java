@@ -1,0 +1,401 @@
+package dev.floe.planner.scan;
+
+import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
+import dev.floe.planner.schema.PinnedTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+
+/**
+ * The scan runtime: plans the file tasks of the pinned snapshot, sorts them so that every run
+ * splits the work the same way, reads them on a bounded pool (task {@code i} on worker {@code i mod
+ * n}), and hands rows to Calcite in task order, a batch at a time, so memory stays bounded
+ * however large the table is.
+ *
+ * <p>Called from generated code through {@link #enumerable}.
+ */
+public final class LakeScan extends AbstractEnumerable<Object[]> {
+  private static final int BATCH = 1024;
+  private static final int QUEUED_BATCHES = 4;
+
+  private final DataContext root;
+  private final LakeScanSpec spec;
+
+  private LakeScan(DataContext root, LakeScanSpec spec) {
+    this.root = root;
+    this.spec = spec;
+  }
+
+  /** Entry point for generated code. */
+  public static Enumerable<Object[]> enumerable(DataContext root, LakeScanSpec spec) {
+    return new LakeScan(root, spec);
+  }
+
+  @Override
+  public Enumerator<Object[]> enumerator() {
+    PinnedTable pinned = spec.session().pin(spec.path());
+    if (pinned.snapshotId() == null) {
+      return new ListEnumerator(List.of());
+    }
+    Table table = pinned.table();
+    TableScan scan =
+        table.newScan().useSnapshot(pinned.snapshotId()).filter(spec.filter()).caseSensitive(true);
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw FloeError.IO.error(e, pinned.name(), e.getMessage());
+    } catch (RuntimeException e) {
+      throw Failures.translate(e, pinned.name());
+    }
+    tasks.sort(
+        Comparator.comparing((FileScanTask t) -> t.file().location())
+            .thenComparingLong(FileScanTask::start));
+    TaskReader reader =
+        new TaskReader(
+            table.io(), table.schema(), spec.columns(), spec.rowIds(), new StatementDeleteCache());
+    CancelCheck cancel = new CancelCheck(root);
+    int workers = Math.min(spec.session().scanParallelism(), tasks.size());
+    if (workers <= 1) {
+      return new SerialEnumerator(reader, tasks, spec.limit(), cancel);
+    }
+    return new ParallelEnumerator(
+        reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
+  }
+
+  /** Checks the statement's cancel flag and timeout. */
+  static final class CancelCheck {
+    private final AtomicBoolean flag;
+    private final long deadlineNanos;
+
+    CancelCheck(DataContext root) {
+      this.flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+      Object timeout = root == null ? null : root.get(DataContext.Variable.TIMEOUT.camelName);
+      long millis = timeout instanceof Number ? ((Number) timeout).longValue() : 0L;
+      this.deadlineNanos = millis > 0 ? System.nanoTime() + millis * 1_000_000L : Long.MAX_VALUE;
+    }
+
+    void check() {
+      if (flag != null && flag.get()) {
+        throw FloeError.CANCELLED.error("the statement was cancelled");
+      }
+      if (System.nanoTime() > deadlineNanos) {
+        throw FloeError.CANCELLED.error("the query timeout elapsed");
+      }
+    }
+  }
+
+  /** Reads tasks one after another on the calling thread: no hand-over cost for small scans. */
+  private static final class SerialEnumerator implements Enumerator<Object[]> {
+    private final TaskReader reader;
+    private final List<FileScanTask> tasks;
+    private final long limit;
+    private final CancelCheck cancel;
+    private int next;
+    private long emitted;
+    private CloseableIterable<Object[]> open;
+    private CloseableIterator<Object[]> rows;
+    private Object[] current;
+
+    SerialEnumerator(TaskReader reader, List<FileScanTask> tasks, long limit, CancelCheck cancel) {
+      this.reader = reader;
+      this.tasks = tasks;
+      this.limit = limit;
+      this.cancel = cancel;
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (limit >= 0 && emitted >= limit) {
+        return false;
+      }
+      while (true) {
+        if (rows != null) {
+          boolean has;
+          try {
+            has = rows.hasNext();
+          } catch (RuntimeException e) {
+            throw Failures.translate(e, tasks.get(next - 1).file().location());
+          }
+          if (has) {
+            current = rows.next();
+            if ((++emitted & 1023) == 0) {
+              cancel.check();
+            }
+            return true;
+          }
+          closeOpen();
+        }
+        if (next >= tasks.size()) {
+          return false;
+        }
+        cancel.check();
+        FileScanTask task = tasks.get(next++);
+        try {
+          open = reader.open(task);
+          rows = open.iterator();
+        } catch (RuntimeException e) {
+          throw Failures.translate(e, task.file().location());
+        }
+      }
+    }
+
+    private void closeOpen() {
+      try {
+        if (open != null) {
+          open.close();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        open = null;
+        rows = null;
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      closeOpen();
+    }
+  }
+
+  /** A finished batch, the end of a task, or a failure. */
+  private record Batch(Object[][] rows, int size, Throwable failure) {
+    static final Batch END = new Batch(null, 0, null);
+  }
+
+  /**
+   * Reads tasks on worker threads; worker {@code w} reads tasks {@code w, w+n, w+2n, ...} into its
+   * own bounded queue, and the consumer drains queues in task order.
+   */
+  private static final class ParallelEnumerator implements Enumerator<Object[]> {
+    private final List<FileScanTask> tasks;
+    private final List<BlockingQueue<Batch>> queues = new ArrayList<>();
+    private final List<Future<?>> futures = new ArrayList<>();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final long limit;
+    private final CancelCheck cancel;
+    private int task;
+    private Batch batch;
+    private int index;
+    private long emitted;
+    private Object[] current;
+
+    ParallelEnumerator(
+        TaskReader reader,
+        List<FileScanTask> tasks,
+        int workers,
+        ExecutorService executor,
+        long limit,
+        CancelCheck cancel) {
+      this.tasks = tasks;
+      this.limit = limit;
+      this.cancel = cancel;
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      for (int w = 0; w < workers; w++) {
+        BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUED_BATCHES);
+        queues.add(queue);
+        int worker = w;
+        futures.add(
+            executor.submit(
+                () -> {
+                  Thread thread = Thread.currentThread();
+                  ClassLoader previous = thread.getContextClassLoader();
+                  thread.setContextClassLoader(loader);
+                  try {
+                    for (int t = worker; t < tasks.size() && !stopped.get(); t += workers) {
+                      readTask(reader, tasks.get(t), queue);
+                    }
+                  } finally {
+                    thread.setContextClassLoader(previous);
+                  }
+                }));
+      }
+    }
+
+    private void readTask(TaskReader reader, FileScanTask task, BlockingQueue<Batch> queue) {
+      try (CloseableIterable<Object[]> rows = reader.open(task)) {
+        Object[][] buffer = new Object[BATCH][];
+        int size = 0;
+        for (Object[] row : rows) {
+          if (stopped.get()) {
+            return;
+          }
+          buffer[size++] = row;
+          if (size == BATCH) {
+            put(queue, new Batch(buffer, size, null));
+            buffer = new Object[BATCH][];
+            size = 0;
+          }
+        }
+        if (size > 0) {
+          put(queue, new Batch(buffer, size, null));
+        }
+        put(queue, Batch.END);
+      } catch (Throwable e) {
+        put(queue, new Batch(null, 0, Failures.translate(e, task.file().location())));
+      }
+    }
+
+    private void put(BlockingQueue<Batch> queue, Batch batch) {
+      try {
+        while (!stopped.get()) {
+          if (queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
+            return;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopped.set(true);
+      }
+    }
+
+    @Override
+    public Object[] current() {
+      if (current == null) {
+        throw new NoSuchElementException();
+      }
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (limit >= 0 && emitted >= limit) {
+        return false;
+      }
+      while (true) {
+        if (batch != null && index < batch.size) {
+          current = batch.rows[index];
+          batch.rows[index++] = null;
+          emitted++;
+          return true;
+        }
+        if (task >= tasks.size()) {
+          return false;
+        }
+        cancel.check();
+        Batch next = take(queues.get(task % queues.size()));
+        if (next.failure != null) {
+          close();
+          throw next.failure instanceof RuntimeException
+              ? (RuntimeException) next.failure
+              : new RuntimeException(next.failure);
+        }
+        if (next == Batch.END) {
+          task++;
+          batch = null;
+          continue;
+        }
+        batch = next;
+        index = 0;
+      }
+    }
+
+    private Batch take(BlockingQueue<Batch> queue) {
+      try {
+        while (true) {
+          Batch next = queue.poll(100, TimeUnit.MILLISECONDS);
+          if (next != null) {
+            return next;
+          }
+          cancel.check();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        close();
+        throw FloeError.CANCELLED.error("the reading thread was interrupted");
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      if (stopped.compareAndSet(false, true)) {
+        for (BlockingQueue<Batch> queue : queues) {
+          queue.clear();
+        }
+        for (Future<?> future : futures) {
+          try {
+            future.get(30, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            // A worker that failed has already reported through its queue.
+          }
+        }
+      }
+    }
+  }
+
+  /** Enumerates a fixed list. */
+  private static final class ListEnumerator implements Enumerator<Object[]> {
+    private final List<Object[]> rows;
+    private int index = -1;
+
+    ListEnumerator(List<Object[]> rows) {
+      this.rows = rows;
+    }
+
+    @Override
+    public Object[] current() {
+      return rows.get(index);
+    }
+
+    @Override
+    public boolean moveNext() {
+      return ++index < rows.size();
+    }
+
+    @Override
+    public void reset() {
+      index = -1;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** Keeps a {@link FloeException} as it is; files that cannot be read become IO errors. */
+  static final class Failures {
+    private Failures() {}
+
+    static RuntimeException translate(Throwable e, String what) {
+      if (e instanceof FloeException) {
+        return (FloeException) e;
+      }
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      return FloeError.IO.error(e, what, message);
+    }
+  }
+}
