@@ -1,13 +1,135 @@
 package dev.floe.planner.prepare;
 
+import dev.floe.planner.dml.LakeTableModify;
+import dev.floe.planner.schema.LakeTable;
+import java.lang.reflect.Type;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 
 /**
- * Calcite's statement preparation with Floe's changes: exact datetime handling is applied to the
- * optimized plan before code generation, and constant folding never
- * rounds values Calcite's runtime would hold in milliseconds.
+ * Calcite's statement preparation with Floe's changes: a DELETE or UPDATE of a Floe table becomes
+ * a {@link LakeTableModify} as soon as SQL is converted to relational algebra (before subqueries
+ * are expanded), so its scan can be rewritten to carry row positions.
  */
 public class LakePrepare extends CalcitePrepareImpl {
   /** Creates the preparer; one per statement preparation. */
   public LakePrepare() {}
+
+  @Override
+  protected CalcitePreparingStmt getPreparingStmt(
+      Context context,
+      Type elementType,
+      CalciteCatalogReader catalogReader,
+      RelOptPlanner planner) {
+    JavaTypeFactory typeFactory = context.getTypeFactory();
+    EnumerableRel.Prefer prefer =
+        elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
+    Convention resultConvention =
+        enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE;
+    return new LakePreparingStmt(
+        this,
+        context,
+        catalogReader,
+        typeFactory,
+        context.getRootSchema(),
+        prefer,
+        createCluster(planner, new RexBuilder(typeFactory)),
+        resultConvention,
+        createConvertletTable());
+  }
+
+  /** The preparing statement that converts with {@link LakeSqlToRelConverter}. */
+  static final class LakePreparingStmt extends CalcitePreparingStmt {
+    private final RelOptCluster cluster;
+
+    LakePreparingStmt(
+        CalcitePrepareImpl prepare,
+        Context context,
+        Prepare.CatalogReader catalogReader,
+        org.apache.calcite.rel.type.RelDataTypeFactory typeFactory,
+        org.apache.calcite.jdbc.CalciteSchema schema,
+        EnumerableRel.Prefer prefer,
+        RelOptCluster cluster,
+        Convention resultConvention,
+        SqlRexConvertletTable convertletTable) {
+      super(
+          prepare,
+          context,
+          catalogReader,
+          typeFactory,
+          schema,
+          prefer,
+          cluster,
+          resultConvention,
+          convertletTable);
+      this.cluster = cluster;
+    }
+
+    @Override
+    protected SqlToRelConverter getSqlToRelConverter(
+        SqlValidator validator, Prepare.CatalogReader catalogReader, SqlToRelConverter.Config config) {
+      config =
+          config.withTopDownGeneralDecorrelationEnabled(
+              context.config().topDownGeneralDecorrelationEnabled());
+      return new LakeSqlToRelConverter(
+          this, validator, catalogReader, cluster, convertletTable, config);
+    }
+  }
+
+  /** Turns Calcite's own DELETE and UPDATE of a Floe table into {@link LakeTableModify}. */
+  static final class LakeSqlToRelConverter extends SqlToRelConverter {
+    private final Prepare.CatalogReader catalogReader;
+
+    LakeSqlToRelConverter(
+        RelOptTable.ViewExpander viewExpander,
+        SqlValidator validator,
+        Prepare.CatalogReader catalogReader,
+        RelOptCluster cluster,
+        SqlRexConvertletTable convertletTable,
+        Config config) {
+      super(viewExpander, validator, catalogReader, cluster, convertletTable, config);
+      this.catalogReader = catalogReader;
+    }
+
+    @Override
+    public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+      RelRoot root = super.convertQuery(query, needsValidation, top);
+      if (!(root.rel instanceof LogicalTableModify)) {
+        return root;
+      }
+      LogicalTableModify modify = (LogicalTableModify) root.rel;
+      LakeTable lake = modify.getTable().unwrap(LakeTable.class);
+      if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
+        return root;
+      }
+      return root.withRel(
+          LakeTableModify.create(
+              modify.getCluster(),
+              modify.getTable(),
+              catalogReader,
+              lake,
+              modify.getInput(),
+              modify.getOperation(),
+              modify.getUpdateColumnList(),
+              modify.getSourceExpressionList(),
+              modify.isFlattened()));
+    }
+  }
 }

@@ -72,7 +72,7 @@ final class TaskReader {
     Expression residual = task.residual();
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes =
-        new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache, rowIds);
+        new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache, true);
     Schema readSchema = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
     CloseableIterable<StructLike> rows =
