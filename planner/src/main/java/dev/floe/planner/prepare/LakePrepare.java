@@ -17,7 +17,19 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalTableModify;
+import dev.floe.planner.rules.LakeRules;
+import java.util.List;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
@@ -26,7 +38,9 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 /**
  * Calcite's statement preparation with Floe's changes: a DELETE or UPDATE of a Floe table becomes
  * a {@link LakeTableModify} as soon as SQL is converted to relational algebra (before subqueries
- * are expanded), so its scan can be rewritten to carry row positions.
+ * are expanded), so its scan can be rewritten to carry row positions; the optimized plan is made
+ * exact for sub-millisecond timestamps ({@link TemporalAligner}) before code generation; and
+ * constant folding never rounds them ({@link ExactExecutor}).
  */
 public class LakePrepare extends CalcitePrepareImpl {
   /** Creates the preparer; one per statement preparation. */
@@ -53,6 +67,40 @@ public class LakePrepare extends CalcitePrepareImpl {
         createCluster(planner, new RexBuilder(typeFactory)),
         resultConvention,
         createConvertletTable());
+  }
+
+  @Override
+  protected RelOptPlanner createPlanner(
+      Context prepareContext,
+      org.apache.calcite.plan.Context externalContext,
+      org.apache.calcite.plan.RelOptCostFactory costFactory) {
+    if (externalContext == null) {
+      externalContext = org.apache.calcite.plan.Contexts.of(prepareContext.config());
+    }
+    VolcanoPlanner planner = new ExactPlanner(costFactory, externalContext);
+    planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    planner.setTopDownOpt(prepareContext.config().topDownOpt());
+    RelOptUtil.registerDefaultRules(
+        planner, prepareContext.config().materializationsEnabled(), enableBindable);
+    return planner;
+  }
+
+  /** A Volcano planner whose constant folding is always {@link ExactExecutor}. */
+  static final class ExactPlanner extends VolcanoPlanner {
+    ExactPlanner(
+        org.apache.calcite.plan.RelOptCostFactory costFactory,
+        org.apache.calcite.plan.Context externalContext) {
+      super(costFactory, externalContext);
+    }
+
+    @Override
+    public void setExecutor(RexExecutor executor) {
+      super.setExecutor(
+          executor == null || executor instanceof ExactExecutor
+              ? executor
+              : new ExactExecutor(executor));
+    }
   }
 
   /** The preparing statement that converts with {@link LakeSqlToRelConverter}. */
@@ -90,6 +138,36 @@ public class LakePrepare extends CalcitePrepareImpl {
               context.config().topDownGeneralDecorrelationEnabled());
       return new LakeSqlToRelConverter(
           this, validator, catalogReader, cluster, convertletTable, config);
+    }
+
+    /**
+     * Pushes filters, projections and limits into Floe scans in a first, rule-by-rule pass, then
+     * optimizes as Calcite does. Doing the pushdown first makes it independent of the cost
+     * model's ties on small tables.
+     */
+    @Override
+    protected RelRoot optimize(
+        RelRoot root,
+        List<Materialization> materializations,
+        List<org.apache.calcite.jdbc.CalciteSchema.LatticeEntry> lattices) {
+      HepProgram program =
+          HepProgram.builder()
+              .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+              .addRuleCollection(
+                  List.of(
+                      CoreRules.PROJECT_REMOVE,
+                      LakeRules.FILTER_SCAN,
+                      LakeRules.PROJECT_SCAN,
+                      LakeRules.LIMIT_SCAN))
+              .build();
+      HepPlanner hep = new HepPlanner(program);
+      hep.setRoot(root.rel);
+      return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+    }
+
+    @Override
+    protected PreparedResult implement(RelRoot root) {
+      return super.implement(root.withRel(TemporalAligner.align(root.rel)));
     }
   }
 

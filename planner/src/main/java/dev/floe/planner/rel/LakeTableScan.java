@@ -29,7 +29,11 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+import java.util.Set;
 import org.apache.iceberg.Schema;
 
 /**
@@ -87,6 +91,32 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
   /** The table schema the scan's column indexes refer to. */
   public Schema schema() {
     return lakeTable.pinned().table().schema();
+  }
+
+  /**
+   * Reads only the fields the query uses; Calcite's field trimmer calls this before planning, so
+   * every later rule already sees the narrow scan.
+   */
+  @Override
+  public RelNode project(
+      ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
+    int columnCount = spec.columns().size();
+    if (!extraFields.isEmpty()
+        || spec.rowIds()
+        || fieldsUsed.cardinality() == getRowType().getFieldCount()) {
+      return super.project(fieldsUsed, extraFields, relBuilder);
+    }
+    List<Integer> columns = new ArrayList<>();
+    for (int field : fieldsUsed) {
+      columns.add(spec.columns().get(field));
+    }
+    if (columns.isEmpty() && columnCount > 0) {
+      // count(*): no column is needed, but rows still are; the cheapest column carries them.
+      columns.add(spec.columns().get(0));
+      LakeTableScan narrowed = withSpec(spec.withColumns(columns));
+      return relBuilder.push(narrowed).project(List.of()).build();
+    }
+    return withSpec(spec.withColumns(columns));
   }
 
   @Override

@@ -1,0 +1,39 @@
+package dev.floe.planner.prepare;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.rel.TemporalValues;
+import java.time.format.DateTimeParseException;
+import org.apache.calcite.linq4j.function.Strict;
+
+/**
+ * Runtime helpers that generated code calls where Calcite's own functions would work in
+ * milliseconds: floor division for rescaling timestamps, and exact parsing and formatting of
+ * timestamps with sub-millisecond digits. NULL in, NULL out.
+ */
+@Strict
+public final class TemporalFunctions {
+  private TemporalFunctions() {}
+
+  /** Floor division, so that timestamps before 1970 round towards the past. */
+  public static long floorDiv(long value, long divisor) {
+    return Math.floorDiv(value, divisor);
+  }
+
+  /** Parses timestamp text into the unit of a precision. */
+  public static long parseTimestamp(String text, int precision) {
+    String t = text.trim().replace('T', ' ');
+    if (t.length() == 10) {
+      t += " 00:00:00";
+    }
+    try {
+      return TemporalValues.fromLocalDateTime(TemporalValues.parse(t), precision);
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw FloeError.INVALID_DATETIME.error(e, "'" + text + "'", "not a TIMESTAMP");
+    }
+  }
+
+  /** Formats a timestamp held in the unit of a precision. */
+  public static String formatTimestamp(long value, int precision) {
+    return TemporalValues.format(value, precision);
+  }
+}
