@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -34,6 +35,8 @@ import org.apache.iceberg.exceptions.ValidationException;
  * <p>Used by one connection; not thread-safe.
  */
 public final class FloeSession implements LakeSession {
+  private static final int PUBLISH_ATTEMPTS = 30;
+
   private final FolderCatalog catalog;
   private final TimeZone timeZone;
   private boolean readOnly;
@@ -138,7 +141,9 @@ public final class FloeSession implements LakeSession {
       }
       deleteQuietly(state.previewFiles);
       state.previewFiles = previewOps.written();
-      state.preview = txn.table();
+      TableMetadata previewMetadata = ((BaseTransaction) txn).currentMetadata();
+      state.preview =
+          new BaseTable(new PreviewOperations(state.ops, previewMetadata), state.name());
     }
     state.orphans.addAll(state.pending.discardedBy(change));
     state.pending = combined;
@@ -239,13 +244,7 @@ public final class FloeSession implements LakeSession {
     List<Transaction> prepared = new ArrayList<>();
     try {
       for (TableState state : changed) {
-        FolderTableOperations ops = catalog.operations(state.path);
-        if (ops.current() == null) {
-          throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
-        }
-        Transaction txn = Transactions.newTransaction(state.name(), ops);
-        state.pending.applyTo(txn, state.baseSnapshotId, serializable());
-        prepared.add(txn);
+        prepared.add(prepare(state));
       }
     } catch (RuntimeException e) {
       rollback();
@@ -255,7 +254,7 @@ public final class FloeSession implements LakeSession {
     for (int i = 0; i < changed.size(); i++) {
       TableState state = changed.get(i);
       try {
-        prepared.get(i).commitTransaction();
+        publish(state, prepared.get(i));
         published.add(state.name());
       } catch (CommitStateUnknownException e) {
         tables.clear();
@@ -287,6 +286,48 @@ public final class FloeSession implements LakeSession {
       cleanUpAfterPublish(state);
     }
     tables.clear();
+  }
+
+  /**
+   * A transaction on the table's latest version with the pending change applied, which runs
+   * Iceberg's validations against everything committed since the work's base snapshot.
+   */
+  private Transaction prepare(TableState state) {
+    FolderTableOperations ops = catalog.operations(state.path);
+    if (ops.current() == null) {
+      throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
+    }
+    Transaction txn = Transactions.newTransaction(state.name(), ops);
+    state.pending.applyTo(txn, state.baseSnapshotId, serializable());
+    return txn;
+  }
+
+  /**
+   * Publishes one prepared transaction. Iceberg already retries a lost race a few times; under
+   * heavy contention Floe keeps going, bounded, with jittered back-off: each retry re-reads the
+   * table and re-applies the change with its validations, so a real conflict still fails.
+   */
+  private void publish(TableState state, Transaction prepared) {
+    Transaction txn = prepared;
+    long backoff = 5;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        txn.commitTransaction();
+        return;
+      } catch (CommitFailedException e) {
+        if (attempt >= PUBLISH_ATTEMPTS) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(backoff + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff + 1));
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        throw FloeError.CANCELLED.error("interrupted while committing " + state.name());
+      }
+      backoff = Math.min(backoff * 2, 1000);
+      txn = prepare(state);
+    }
   }
 
   /** Discards pending work and deletes every file it wrote. */

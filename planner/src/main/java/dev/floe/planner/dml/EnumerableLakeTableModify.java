@@ -1,6 +1,7 @@
 package dev.floe.planner.dml;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.rel.EnumerableLakeScan;
 import dev.floe.planner.rel.LakeTableScan;
 import dev.floe.planner.schema.LakeTable;
 import java.util.ArrayList;
@@ -120,9 +121,9 @@ public final class EnumerableLakeTableModify extends TableModify implements Enum
     }
     org.apache.iceberg.expressions.Expression deleteFilter =
         org.apache.iceberg.expressions.Expressions.alwaysTrue();
-    LakeTableScan scan = findRowIdScan(getInput());
+    dev.floe.planner.scan.LakeScanSpec scan = findRowIdScan(getInput());
     if (scan != null) {
-      deleteFilter = scan.spec().filter();
+      deleteFilter = scan.filter();
     }
     return new WritePlan(
         lakeTable.session(),
@@ -133,16 +134,19 @@ public final class EnumerableLakeTableModify extends TableModify implements Enum
         deleteFilter);
   }
 
-  private static @Nullable LakeTableScan findRowIdScan(RelNode node) {
+  private static dev.floe.planner.scan.@Nullable LakeScanSpec findRowIdScan(RelNode node) {
     if (node instanceof org.apache.calcite.plan.volcano.RelSubset) {
       RelNode best = ((org.apache.calcite.plan.volcano.RelSubset) node).getBest();
       return best == null ? null : findRowIdScan(best);
     }
+    if (node instanceof EnumerableLakeScan && ((EnumerableLakeScan) node).spec().rowIds()) {
+      return ((EnumerableLakeScan) node).spec();
+    }
     if (node instanceof LakeTableScan && ((LakeTableScan) node).spec().rowIds()) {
-      return (LakeTableScan) node;
+      return ((LakeTableScan) node).spec();
     }
     for (RelNode input : node.getInputs()) {
-      LakeTableScan found = findRowIdScan(input);
+      dev.floe.planner.scan.LakeScanSpec found = findRowIdScan(input);
       if (found != null) {
         return found;
       }

@@ -1,22 +1,13 @@
 package dev.floe.planner.rel;
 
 import dev.floe.planner.rules.LakeRules;
-import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
 import dev.floe.planner.schema.LakeTable;
 import dev.floe.planner.schema.LakeTypes;
 import dev.floe.planner.schema.PinnedTable;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.adapter.enumerable.EnumerableConvention;
-import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
-import org.apache.calcite.linq4j.tree.Blocks;
-import org.apache.calcite.linq4j.tree.Expression;
-import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -37,12 +28,11 @@ import java.util.Set;
 import org.apache.iceberg.Schema;
 
 /**
- * The scan of one Iceberg table, in Calcite's Enumerable convention: it reads only the columns and
- * rows its {@link LakeScanSpec} asks for, from the snapshot pinned for the statement. Filters,
- * projections and limits reach it through {@link LakeRules}; what it emits is produced by {@link
- * LakeScan}.
+ * The logical scan of one Iceberg table: it reads only the columns and rows its {@link
+ * LakeScanSpec} asks for, from the snapshot pinned for the statement. Filters, projections and
+ * limits reach it through {@link LakeRules}; {@link EnumerableLakeScan} implements it.
  */
-public final class LakeTableScan extends TableScan implements EnumerableRel {
+public final class LakeTableScan extends TableScan {
   /** Name of the trailing field holding a row's data file, in scans for DELETE and UPDATE. */
   public static final String FILE_FIELD = "_file";
   /** Name of the trailing field holding a row's position in its data file. */
@@ -67,7 +57,7 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
     int columns = lake.pinned().table().schema().columns().size();
     return new LakeTableScan(
         cluster,
-        cluster.traitSetOf(EnumerableConvention.INSTANCE),
+        cluster.traitSetOf(Convention.NONE),
         table,
         lake,
         LakeScanSpec.all(lake.session(), lake.path(), columns));
@@ -144,6 +134,7 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
     for (RelOptRule rule : LakeRules.RULES) {
       planner.addRule(rule);
     }
+    planner.addRule(EnumerableLakeScan.RULE);
   }
 
   @Override
@@ -180,16 +171,5 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
     double fraction = (spec.columns().size() + 2d) / (all + 2d);
     double rows = estimateRowCount(mq);
     return planner.getCostFactory().makeCost(rows * fraction, rows * fraction, rows * fraction);
-  }
-
-  @Override
-  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    PhysType physType =
-        PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY, false);
-    Expression specExpression = implementor.stash(spec, LakeScanSpec.class);
-    Expression enumerable =
-        Expressions.call(
-            LakeScan.class, "enumerable", implementor.getRootExpression(), specExpression);
-    return implementor.result(physType, Blocks.toBlock(enumerable));
   }
 }
