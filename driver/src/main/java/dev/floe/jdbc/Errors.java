@@ -39,7 +39,10 @@ final class Errors {
     }
     Throwable parse = findByName(failure, "org.apache.calcite.sql.parser.SqlParseException");
     if (parse != null) {
-      return create(FloeError.SYNTAX.sqlState(), FloeError.SYNTAX.format(firstLine(parse)), failure);
+      return create(
+          FloeError.SYNTAX.sqlState(),
+          FloeError.SYNTAX.format(firstLine(parse) + statement(failure)),
+          failure);
     }
     Throwable validation =
         findByName(failure, "org.apache.calcite.sql.validate.SqlValidatorException");
@@ -74,14 +77,14 @@ final class Errors {
     if (arithmetic != null) {
       return create(
           FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
-          "Numeric value out of range: " + arithmetic.getMessage(),
+          "Numeric value out of range: " + arithmetic.getMessage() + statement(failure),
           failure);
     }
     Throwable numberFormat = find(failure, NumberFormatException.class);
     if (numberFormat != null) {
       return create(
           FloeError.INVALID_CAST.sqlState(),
-          "Cannot cast to a number: " + numberFormat.getMessage(),
+          "Cannot cast to a number: " + numberFormat.getMessage() + statement(failure),
           failure);
     }
     Throwable unsupported = find(failure, UnsupportedOperationException.class);
@@ -146,6 +149,24 @@ final class Errors {
   private static boolean isOurs(SQLException e) {
     return e.getSQLState() != null && e.getClass().getPackageName().equals("java.sql")
         && !(e.getMessage() != null && e.getMessage().startsWith("Error while executing SQL"));
+  }
+
+  private static final Pattern EXECUTING = Pattern.compile("Error while executing SQL \"(.*?)\":.*", Pattern.DOTALL);
+
+  /** The statement a Calcite failure was running, as " in: SQL", or "". */
+  private static String statement(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null) {
+        Matcher m = EXECUTING.matcher(c.getMessage());
+        if (m.matches()) {
+          return " in: " + m.group(1);
+        }
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return "";
   }
 
   private static String firstLine(Throwable t) {

@@ -39,8 +39,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private final PreparedStatement calcite;
   private final String sql;
   private final ParameterMetaData parameters;
+  private final FastInsert fast;
   private final List<Binding[]> batch = new ArrayList<>();
+  private final List<Object[]> batchValues = new ArrayList<>();
   private Binding[] bindings;
+  private Object[] values;
 
   private FloePreparedStatement(FloeConnection connection, PreparedStatement calcite, String sql)
       throws SQLException {
@@ -49,6 +52,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     this.sql = sql;
     this.parameters = calcite.getParameterMetaData();
     this.bindings = new Binding[parameters.getParameterCount() + 1];
+    this.values = new Object[bindings.length];
+    this.fast = FastInsert.analyze(connection, sql);
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
@@ -110,6 +115,9 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   public void addBatch() throws SQLException {
     checkOpen();
     batch.add(bindings.clone());
+    Object[] row = new Object[values.length - 1];
+    System.arraycopy(values, 1, row, 0, row.length);
+    batchValues.add(row);
   }
 
   /** {@inheritDoc} */
@@ -117,6 +125,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   public void clearBatch() throws SQLException {
     checkOpen();
     batch.clear();
+    batchValues.clear();
   }
 
   /** {@inheritDoc} */
@@ -135,8 +144,22 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     List<Binding[]> entries = new ArrayList<>(batch);
+    List<Object[]> rows = new ArrayList<>(batchValues);
     batch.clear();
+    batchValues.clear();
     long[] counts = new long[entries.size()];
+    if (fast != null) {
+      for (Binding[] entry : entries) {
+        for (int i = 1; i < entry.length; i++) {
+          if (entry[i] == null) {
+            throw Errors.create("07001", "Cannot run the batch: parameter " + i + " is not set", null);
+          }
+        }
+      }
+      inOneTransaction(() -> fast.run(session(), rows));
+      java.util.Arrays.fill(counts, 1);
+      return counts;
+    }
     inOneTransaction(
         () -> {
           for (int i = 0; i < entries.size(); i++) {
@@ -159,6 +182,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   public void clearParameters() throws SQLException {
     checkOpen();
     bindings = new Binding[bindings.length];
+    values = new Object[values.length];
     calcite.clearParameters();
   }
 
@@ -176,7 +200,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return parameters;
   }
 
-  private void bind(int index, Binding binding) throws SQLException {
+  private void bind(int index, Object value, Binding binding) throws SQLException {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
       throw Errors.create(
@@ -184,6 +208,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
     binding.bind(calcite);
     bindings[index] = binding;
+    values[index] = value;
   }
 
   private int parameterType(int index) {
@@ -212,18 +237,19 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   /** Binds a wall-clock timestamp as the number the parameter's type is held in. */
-  private void bindDateTime(int index, LocalDateTime value, Instant instant) throws SQLException {
+  private void bindDateTime(int index, LocalDateTime value, Instant instant, Object original)
+      throws SQLException {
     switch (parameterType(index)) {
       case Types.DATE:
         {
           int days = (int) value.toLocalDate().toEpochDay();
-          bind(index, target -> target.setInt(index, days));
+          bind(index, original, target -> target.setInt(index, days));
           return;
         }
       case Types.TIME:
         {
           int millis = (int) (value.toLocalTime().toNanoOfDay() / 1_000_000L);
-          bind(index, target -> target.setInt(index, millis));
+          bind(index, original, target -> target.setInt(index, millis));
           return;
         }
       case Types.TIMESTAMP:
@@ -238,13 +264,13 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
                       ZoneOffset.UTC)
                   : value;
           long units = TemporalValues.fromLocalDateTime(held, precision(index));
-          bind(index, target -> target.setLong(index, units));
+          bind(index, original, target -> target.setLong(index, units));
           return;
         }
       default:
         {
           String text = TemporalValues.format(TemporalValues.nanos(value), 9);
-          bind(index, target -> target.setString(index, text));
+          bind(index, original, target -> target.setString(index, text));
         }
     }
   }
@@ -256,7 +282,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       setNull(index, Types.TIMESTAMP);
       return;
     }
-    bindDateTime(index, x.toLocalDateTime(), null);
+    bindDateTime(index, x.toLocalDateTime(), null, x);
   }
 
   /** {@inheritDoc} */
@@ -267,7 +293,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       return;
     }
     Instant instant = x.toInstant();
-    bindDateTime(index, LocalDateTime.ofInstant(instant, calendar.getTimeZone().toZoneId()), instant);
+    bindDateTime(
+        index, LocalDateTime.ofInstant(instant, calendar.getTimeZone().toZoneId()), instant, instant);
   }
 
   /** {@inheritDoc} */
@@ -277,7 +304,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       setNull(index, Types.DATE);
       return;
     }
-    bindDateTime(index, x.toLocalDate().atStartOfDay(), null);
+    bindDateTime(index, x.toLocalDate().atStartOfDay(), null, x);
   }
 
   /** {@inheritDoc} */
@@ -294,7 +321,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       return;
     }
     LocalTime time = x.toLocalTime().withNano((int) (Math.floorMod(x.getTime(), 1000L) * 1_000_000L));
-    bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null);
+    bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, time);
   }
 
   /** {@inheritDoc} */
@@ -307,20 +334,23 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public void setObject(int index, Object x) throws SQLException {
     if (x instanceof LocalDateTime) {
-      bindDateTime(index, (LocalDateTime) x, null);
+      bindDateTime(index, (LocalDateTime) x, null, x);
     } else if (x instanceof LocalDate) {
-      bindDateTime(index, ((LocalDate) x).atStartOfDay(), null);
+      bindDateTime(index, ((LocalDate) x).atStartOfDay(), null, x);
     } else if (x instanceof LocalTime) {
-      bindDateTime(index, LocalDate.ofEpochDay(0).atTime((LocalTime) x), null);
+      bindDateTime(index, LocalDate.ofEpochDay(0).atTime((LocalTime) x), null, x);
     } else if (x instanceof OffsetDateTime) {
       Instant instant = ((OffsetDateTime) x).toInstant();
-      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+      bindDateTime(
+          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
     } else if (x instanceof ZonedDateTime) {
       Instant instant = ((ZonedDateTime) x).toInstant();
-      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+      bindDateTime(
+          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
     } else if (x instanceof Instant) {
       Instant instant = (Instant) x;
-      bindDateTime(index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant);
+      bindDateTime(
+          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
     } else if (x instanceof Timestamp) {
       setTimestamp(index, (Timestamp) x);
     } else if (x instanceof Date) {
@@ -328,7 +358,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     } else if (x instanceof Time) {
       setTime(index, (Time) x);
     } else {
-      bind(index, target -> target.setObject(index, x));
+      bind(index, x, target -> target.setObject(index, x));
     }
   }
 
@@ -352,79 +382,79 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType) throws SQLException {
-    bind(index, target -> target.setNull(index, sqlType));
+    bind(index, null, target -> target.setNull(index, sqlType));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType, String typeName) throws SQLException {
-    bind(index, target -> target.setNull(index, sqlType, typeName));
+    bind(index, null, target -> target.setNull(index, sqlType, typeName));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setBoolean(int index, boolean x) throws SQLException {
-    bind(index, target -> target.setBoolean(index, x));
+    bind(index, x, target -> target.setBoolean(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setByte(int index, byte x) throws SQLException {
-    bind(index, target -> target.setByte(index, x));
+    bind(index, x, target -> target.setByte(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setShort(int index, short x) throws SQLException {
-    bind(index, target -> target.setShort(index, x));
+    bind(index, x, target -> target.setShort(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setInt(int index, int x) throws SQLException {
-    bind(index, target -> target.setInt(index, x));
+    bind(index, x, target -> target.setInt(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setLong(int index, long x) throws SQLException {
-    bind(index, target -> target.setLong(index, x));
+    bind(index, x, target -> target.setLong(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setFloat(int index, float x) throws SQLException {
-    bind(index, target -> target.setFloat(index, x));
+    bind(index, x, target -> target.setFloat(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setDouble(int index, double x) throws SQLException {
-    bind(index, target -> target.setDouble(index, x));
+    bind(index, x, target -> target.setDouble(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
-    bind(index, target -> target.setBigDecimal(index, x));
+    bind(index, x, target -> target.setBigDecimal(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setString(int index, String x) throws SQLException {
-    bind(index, target -> target.setString(index, x));
+    bind(index, x, target -> target.setString(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setNString(int index, String x) throws SQLException {
-    bind(index, target -> target.setString(index, x));
+    bind(index, x, target -> target.setString(index, x));
   }
 
   /** {@inheritDoc} */
   @Override
   public void setBytes(int index, byte[] x) throws SQLException {
     byte[] copy = x == null ? null : x.clone();
-    bind(index, target -> target.setBytes(index, copy));
+    bind(index, copy, target -> target.setBytes(index, copy));
   }
 }

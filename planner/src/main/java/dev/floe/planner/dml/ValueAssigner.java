@@ -56,7 +56,8 @@ final class ValueAssigner {
     return convert(field.type(), value, source);
   }
 
-  private Object convert(Type type, Object value, WritePlan.SourceType from) {
+  private Object convert(Type type, Object raw, WritePlan.SourceType from) {
+    Object value = fromJdbc(raw);
     switch (type.typeId()) {
       case BOOLEAN:
         if (value instanceof Boolean) {
@@ -100,6 +101,12 @@ final class ValueAssigner {
       case STRING:
         return value instanceof ByteString ? ((ByteString) value).toBase64String() : value.toString();
       case DATE:
+        if (value instanceof LocalDate) {
+          return value;
+        }
+        if (value instanceof LocalDateTime) {
+          return ((LocalDateTime) value).toLocalDate();
+        }
         if (value instanceof Integer) {
           return LocalDate.ofEpochDay((Integer) value);
         }
@@ -113,7 +120,11 @@ final class ValueAssigner {
       case TIME:
         {
           LocalTime time;
-          if (value instanceof Integer) {
+          if (value instanceof LocalTime) {
+            time = (LocalTime) value;
+          } else if (value instanceof LocalDateTime) {
+            time = ((LocalDateTime) value).toLocalTime();
+          } else if (value instanceof Integer) {
             time = TemporalValues.toLocalTime((Integer) value);
           } else if (value instanceof Long && isTimestamp(from)) {
             time = TemporalValues.toLocalDateTime((Long) value, from.precision()).toLocalTime();
@@ -202,6 +213,15 @@ final class ValueAssigner {
   }
 
   private LocalDateTime timestamp(Object value, WritePlan.SourceType from) {
+    if (value instanceof LocalDateTime) {
+      return (LocalDateTime) value;
+    }
+    if (value instanceof LocalDate) {
+      return ((LocalDate) value).atStartOfDay();
+    }
+    if (value instanceof java.time.Instant) {
+      return LocalDateTime.ofInstant((java.time.Instant) value, ZoneOffset.UTC);
+    }
     if (value instanceof Long) {
       int precision = from == null ? 6 : isTimestamp(from) ? from.precision() : 6;
       return TemporalValues.toLocalDateTime((Long) value, precision);
@@ -225,6 +245,33 @@ final class ValueAssigner {
         && (from.typeName().equals("TIMESTAMP")
             || from.typeName().equals("TIMESTAMP_WITH_LOCAL_TIME_ZONE")
             || from.typeName().equals("TIMESTAMP_TZ"));
+  }
+
+  /**
+   * JDBC parameter objects as batches pass them: {@code java.sql} datetimes become {@code
+   * java.time} values with every digit, offsets become instants.
+   */
+  private static Object fromJdbc(Object value) {
+    if (value instanceof java.sql.Timestamp) {
+      return ((java.sql.Timestamp) value).toLocalDateTime();
+    }
+    if (value instanceof java.sql.Date) {
+      return ((java.sql.Date) value).toLocalDate();
+    }
+    if (value instanceof java.sql.Time) {
+      java.sql.Time time = (java.sql.Time) value;
+      return time.toLocalTime().withNano((int) (Math.floorMod(time.getTime(), 1000L) * 1_000_000L));
+    }
+    if (value instanceof java.time.OffsetDateTime) {
+      return ((java.time.OffsetDateTime) value).toInstant();
+    }
+    if (value instanceof java.time.ZonedDateTime) {
+      return ((java.time.ZonedDateTime) value).toInstant();
+    }
+    if (value instanceof java.util.UUID || value instanceof byte[]) {
+      return value;
+    }
+    return value;
   }
 
   private long integral(Object value, long min, long max, String typeName) {

@@ -1,0 +1,205 @@
+package dev.floe.jdbc;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.dml.LakeWrites;
+import dev.floe.planner.dml.WritePlan;
+import dev.floe.planner.schema.PinnedTable;
+import dev.floe.txn.FloeSession;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The batch path of {@code INSERT INTO t [(columns)] VALUES (?, ?, ...)}: an ETL batch of any
+ * size becomes one write of data files and one staged change, instead of one statement per row.
+ * Values are assigned with the same rules as any INSERT.
+ */
+final class FastInsert {
+  private final List<String> tablePath;
+  private final List<String> columns;
+
+  private FastInsert(List<String> tablePath, List<String> columns) {
+    this.tablePath = tablePath;
+    this.columns = columns;
+  }
+
+  /** The fast path for a statement, or null when it is not a plain parameterized INSERT. */
+  static FastInsert analyze(FloeConnection connection, String sql) {
+    SqlNode node;
+    try {
+      node =
+          SqlParser.create(
+                  sql,
+                  SqlParser.config()
+                      .withQuoting(Quoting.DOUBLE_QUOTE)
+                      .withUnquotedCasing(Casing.UNCHANGED)
+                      .withQuotedCasing(Casing.UNCHANGED)
+                      .withCaseSensitive(false)
+                      .withConformance(SqlConformanceEnum.LENIENT))
+              .parseStmt();
+    } catch (SqlParseException e) {
+      return null;
+    }
+    if (!(node instanceof SqlInsert)) {
+      return null;
+    }
+    SqlInsert insert = (SqlInsert) node;
+    if (!(insert.getTargetTable() instanceof SqlIdentifier)
+        || insert.getSource().getKind() != SqlKind.VALUES) {
+      return null;
+    }
+    List<SqlNode> rows = ((SqlBasicCall) insert.getSource()).getOperandList();
+    if (rows.size() != 1 || rows.get(0).getKind() != SqlKind.ROW) {
+      return null;
+    }
+    List<SqlNode> values = ((SqlBasicCall) rows.get(0)).getOperandList();
+    for (int i = 0; i < values.size(); i++) {
+      if (!(values.get(i) instanceof SqlDynamicParam)
+          || ((SqlDynamicParam) values.get(i)).getIndex() != i) {
+        return null;
+      }
+    }
+    List<String> path = resolve(connection, (SqlIdentifier) insert.getTargetTable());
+    if (path == null) {
+      return null;
+    }
+    List<String> columns = new ArrayList<>();
+    SqlNodeList targets = insert.getTargetColumnList();
+    if (targets != null) {
+      for (SqlNode target : targets) {
+        columns.add(((SqlIdentifier) target).getSimple());
+      }
+    }
+    if (targets != null && columns.size() != values.size()) {
+      return null;
+    }
+    return new FastInsert(path, columns);
+  }
+
+  /** Writes every batch row as one change; returns the row count. */
+  long run(FloeSession session, List<Object[]> batch) {
+    PinnedTable pinned = session.pin(tablePath);
+    List<Types.NestedField> fields = pinned.table().schema().columns();
+    int[] positions = new int[columns.isEmpty() ? fields.size() : columns.size()];
+    if (columns.isEmpty()) {
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = i;
+      }
+    } else {
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = columnIndex(fields, columns.get(i), pinned.name());
+      }
+    }
+    List<WritePlan.SourceType> sources = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      sources.add(null);
+    }
+    WritePlan plan =
+        new WritePlan(
+            session,
+            tablePath,
+            TableModify.Operation.INSERT,
+            sources,
+            List.of(),
+            Expressions.alwaysTrue());
+    int width = fields.size();
+    Iterator<Object[]> rows =
+        new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < batch.size();
+          }
+
+          @Override
+          public Object[] next() {
+            Object[] params = batch.get(next++);
+            Object[] row = new Object[width];
+            for (int i = 0; i < positions.length; i++) {
+              row[positions[i]] = params[i];
+            }
+            return row;
+          }
+        };
+    return LakeWrites.run(plan, rows);
+  }
+
+  private static int columnIndex(List<Types.NestedField> fields, String name, String table) {
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    int found = -1;
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equalsIgnoreCase(name)) {
+        if (found >= 0) {
+          throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table + " (ambiguous)");
+        }
+        found = i;
+      }
+    }
+    if (found < 0) {
+      throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table);
+    }
+    return found;
+  }
+
+  /** The folder path a table name resolves to, the way queries resolve it; null if none. */
+  private static List<String> resolve(FloeConnection connection, SqlIdentifier name) {
+    List<String> parts = new ArrayList<>(name.names);
+    if (parts.size() > 1
+        && parts.get(0).equalsIgnoreCase(FloeConnector.DEFAULT_SCHEMA)
+        && match(connection.location().localPath(), parts.get(0)) == null) {
+      parts.remove(0);
+    }
+    Path folder = connection.location().localPath();
+    List<String> path = new ArrayList<>();
+    for (String part : parts) {
+      String found = match(folder, part);
+      if (found == null) {
+        return null;
+      }
+      path.add(found);
+      folder = folder.resolve(found);
+    }
+    return connection.session().folders().tableExists(path) ? path : null;
+  }
+
+  private static String match(Path folder, String name) {
+    if (Files.isDirectory(folder.resolve(name))) {
+      return name;
+    }
+    try (Stream<Path> children = Files.list(folder)) {
+      List<String> matches =
+          children
+              .filter(Files::isDirectory)
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT)))
+              .toList();
+      return matches.size() == 1 ? matches.get(0) : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+}
