@@ -154,12 +154,23 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
 
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // Calcite expects a one-column row as the bare value (SCALAR), as its own table scan emits
+    // it; consumers that read the physical type directly (a Sort, or the result itself) would
+    // otherwise hand out the Object[] as the column value.
+    boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType =
-        PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY, false);
+        PhysTypeImpl.of(
+            implementor.getTypeFactory(),
+            getRowType(),
+            scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
+            false);
     Expression specExpression = implementor.stash(spec, LakeScanSpec.class);
     Expression enumerable =
         Expressions.call(
-            LakeScan.class, "enumerable", implementor.getRootExpression(), specExpression);
+            LakeScan.class,
+            scalar ? "scalarEnumerable" : "enumerable",
+            implementor.getRootExpression(),
+            specExpression);
     return implementor.result(physType, Blocks.toBlock(enumerable));
   }
 }

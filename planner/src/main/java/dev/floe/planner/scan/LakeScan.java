@@ -50,6 +50,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     return new LakeScan(root, spec);
   }
 
+  /** Entry point for generated code when the scan emits one column: each row is its value. */
+  public static Enumerable<Object> scalarEnumerable(DataContext root, LakeScanSpec spec) {
+    return new LakeScan(root, spec).select(row -> row[0]);
+  }
+
   @Override
   public Enumerator<Object[]> enumerator() {
     PinnedTable pinned = spec.session().pin(spec.path());
