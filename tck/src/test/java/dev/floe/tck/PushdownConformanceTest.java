@@ -60,8 +60,12 @@ class PushdownConformanceTest {
         // identity(s)
         Arguments.of("part_identity", "s = 'banana2'", sql("s", equal("s", "banana2"))),
         Arguments.of("part_identity", "s <> 'apple'", sql("s", notEqual("s", "apple"))),
-        Arguments.of("part_identity", "s IN ('apple', 'cherry4', 'nope')", sql("s", in("s", "apple", "cherry4", "nope"))),
-        Arguments.of("part_identity", "s NOT IN ('apple', 'ab')", sql("s", notIn("s", "apple", "ab"))),
+        Arguments.of(
+            "part_identity",
+            "s IN ('apple', 'cherry4', 'nope')",
+            sql("s", in("s", "apple", "cherry4", "nope"))),
+        Arguments.of(
+            "part_identity", "s NOT IN ('apple', 'ab')", sql("s", notIn("s", "apple", "ab"))),
         Arguments.of("part_identity", "s LIKE 'ap%'", sql("s", startsWith("s", "ap"))),
         Arguments.of("part_identity", "s IS NULL", isNull("s")),
         Arguments.of("part_identity", "s IS NOT NULL", notNull("s")),
@@ -69,38 +73,92 @@ class PushdownConformanceTest {
         // bucket(4, id)
         Arguments.of("part_bucket", "id = 7", equal("id", 7)),
         Arguments.of("part_bucket", "id IN (1, 2, 3, 40)", in("id", 1, 2, 3, 40)),
-        Arguments.of("part_bucket", "id BETWEEN 10 AND 20", and(greaterThanOrEqual("id", 10), lessThanOrEqual("id", 20))),
+        Arguments.of(
+            "part_bucket",
+            "id BETWEEN 10 AND 20",
+            and(greaterThanOrEqual("id", 10), lessThanOrEqual("id", 20))),
         Arguments.of("part_bucket", "id NOT IN (0, 47)", notIn("id", 0, 47)),
         // truncate(2, s)
         Arguments.of("part_truncate", "s LIKE 'bl%'", sql("s", startsWith("s", "bl"))),
         Arguments.of("part_truncate", "s LIKE 'a%'", sql("s", startsWith("s", "a"))),
-        Arguments.of("part_truncate", "s >= 'b' AND s < 'c'", sql("s", and(greaterThanOrEqual("s", "b"), lessThan("s", "c")))),
+        Arguments.of(
+            "part_truncate",
+            "s >= 'b' AND s < 'c'",
+            sql("s", and(greaterThanOrEqual("s", "b"), lessThan("s", "c")))),
         Arguments.of("part_truncate", "s IS NULL", isNull("s")),
         // year(d)
-        Arguments.of("part_year", "d >= DATE '2019-06-01'", sql("d", greaterThanOrEqual("d", "2019-06-01"))),
-        Arguments.of("part_year", "d BETWEEN DATE '2017-01-01' AND DATE '2018-12-31'", sql("d", and(greaterThanOrEqual("d", "2017-01-01"), lessThanOrEqual("d", "2018-12-31")))),
-        Arguments.of("part_year", "d < DATE '2016-01-01' OR d IS NULL", or(sql("d", lessThan("d", "2016-01-01")), isNull("d"))),
+        Arguments.of(
+            "part_year", "d >= DATE '2019-06-01'", sql("d", greaterThanOrEqual("d", "2019-06-01"))),
+        Arguments.of(
+            "part_year",
+            "d BETWEEN DATE '2017-01-01' AND DATE '2018-12-31'",
+            sql(
+                "d",
+                and(greaterThanOrEqual("d", "2017-01-01"), lessThanOrEqual("d", "2018-12-31")))),
+        Arguments.of(
+            "part_year",
+            "d < DATE '2016-01-01' OR d IS NULL",
+            or(sql("d", lessThan("d", "2016-01-01")), isNull("d"))),
         // month(ts)
-        Arguments.of("part_month", "ts >= TIMESTAMP '2020-03-01 00:00:00'", sql("ts", greaterThanOrEqual("ts", "2020-03-01T00:00:00"))),
-        Arguments.of("part_month", "ts BETWEEN TIMESTAMP '2019-01-01 00:00:00' AND TIMESTAMP '2019-12-31 23:59:59'", sql("ts", and(greaterThanOrEqual("ts", "2019-01-01T00:00:00"), lessThanOrEqual("ts", "2019-12-31T23:59:59")))),
+        Arguments.of(
+            "part_month",
+            "ts >= TIMESTAMP '2020-03-01 00:00:00'",
+            sql("ts", greaterThanOrEqual("ts", "2020-03-01T00:00:00"))),
+        Arguments.of(
+            "part_month",
+            "ts BETWEEN TIMESTAMP '2019-01-01 00:00:00' AND TIMESTAMP '2019-12-31 23:59:59'",
+            sql(
+                "ts",
+                and(
+                    greaterThanOrEqual("ts", "2019-01-01T00:00:00"),
+                    lessThanOrEqual("ts", "2019-12-31T23:59:59")))),
         Arguments.of("part_month", "ts IS NULL", isNull("ts")),
         // day(tstz), compared with timestamps read in the session time zone (UTC)
-        Arguments.of("part_day", "tstz >= TIMESTAMP '2021-06-01 00:00:00'", sql("tstz", greaterThanOrEqual("tstz", "2021-06-01T00:00:00+00:00"))),
-        Arguments.of("part_day", "tstz < TIMESTAMP '2019-07-01 12:00:00'", sql("tstz", lessThan("tstz", "2019-07-01T12:00:00+00:00"))),
-        Arguments.of("part_day", "tstz >= TIMESTAMP WITH LOCAL TIME ZONE '2021-06-01 00:00:00'", sql("tstz", greaterThanOrEqual("tstz", "2021-06-01T00:00:00+00:00"))),
+        Arguments.of(
+            "part_day",
+            "tstz >= TIMESTAMP '2021-06-01 00:00:00'",
+            sql("tstz", greaterThanOrEqual("tstz", "2021-06-01T00:00:00+00:00"))),
+        Arguments.of(
+            "part_day",
+            "tstz < TIMESTAMP '2019-07-01 12:00:00'",
+            sql("tstz", lessThan("tstz", "2019-07-01T12:00:00+00:00"))),
+        Arguments.of(
+            "part_day",
+            "tstz >= TIMESTAMP WITH LOCAL TIME ZONE '2021-06-01 00:00:00'",
+            sql("tstz", greaterThanOrEqual("tstz", "2021-06-01T00:00:00+00:00"))),
         // hour(ts)
-        Arguments.of("part_hour", "ts = TIMESTAMP '2019-01-01 00:00:00'", sql("ts", equal("ts", "2019-01-01T00:00:00"))),
-        Arguments.of("part_hour", "ts > TIMESTAMP '2022-01-01 00:00:00'", sql("ts", greaterThan("ts", "2022-01-01T00:00:00"))),
+        Arguments.of(
+            "part_hour",
+            "ts = TIMESTAMP '2019-01-01 00:00:00'",
+            sql("ts", equal("ts", "2019-01-01T00:00:00"))),
+        Arguments.of(
+            "part_hour",
+            "ts > TIMESTAMP '2022-01-01 00:00:00'",
+            sql("ts", greaterThan("ts", "2022-01-01T00:00:00"))),
         // a non-partition column of a partitioned table
-        Arguments.of("part_hour", "n BETWEEN 0 AND 1000", sql("n", and(greaterThanOrEqual("n", 0L), lessThanOrEqual("n", 1000L)))),
+        Arguments.of(
+            "part_hour",
+            "n BETWEEN 0 AND 1000",
+            sql("n", and(greaterThanOrEqual("n", 0L), lessThanOrEqual("n", 1000L)))),
         // both specs of an evolved table
         Arguments.of("evolved_spec", "s LIKE 'b%'", sql("s", startsWith("s", "b"))),
-        Arguments.of("evolved_spec", "ts >= TIMESTAMP '2021-01-01 00:00:00'", sql("ts", greaterThanOrEqual("ts", "2021-01-01T00:00:00"))),
+        Arguments.of(
+            "evolved_spec",
+            "ts >= TIMESTAMP '2021-01-01 00:00:00'",
+            sql("ts", greaterThanOrEqual("ts", "2021-01-01T00:00:00"))),
         // filters over deletes: deleted rows stay deleted when the filter matches them
         Arguments.of("stacked_deletes_v2", "number IN (3, 5, 6, 11)", in("number", 3, 5, 6, 11)),
         Arguments.of("stacked_deletes_v3", "number IN (3, 5, 6, 11)", in("number", 3, 5, 6, 11)),
-        Arguments.of("stacked_deletes_v3", "letter LIKE 'k%' OR dt >= DATE '2023-03-12'", or(sql("letter", startsWith("letter", "k")), sql("dt", greaterThanOrEqual("dt", "2023-03-12")))),
-        Arguments.of("eq_delete_partition_scoped_v2", "region = 'b' AND id = 1", and(equal("region", "b"), equal("id", 1))));
+        Arguments.of(
+            "stacked_deletes_v3",
+            "letter LIKE 'k%' OR dt >= DATE '2023-03-12'",
+            or(
+                sql("letter", startsWith("letter", "k")),
+                sql("dt", greaterThanOrEqual("dt", "2023-03-12")))),
+        Arguments.of(
+            "eq_delete_partition_scoped_v2",
+            "region = 'b' AND id = 1",
+            and(equal("region", "b"), equal("id", 1))));
   }
 
   @ParameterizedTest(name = "{0}: {1}")
@@ -117,7 +175,8 @@ class PushdownConformanceTest {
   @MethodSource("filters")
   void everyFilterOnAPrimitiveColumnIsPushedIntoTheScan(
       String name, String where, Expression filter) throws SQLException {
-    String plan = Sql.explain(connection, "SELECT * FROM " + lake.table(name).sql() + " WHERE " + where);
+    String plan =
+        Sql.explain(connection, "SELECT * FROM " + lake.table(name).sql() + " WHERE " + where);
     assertThat(plan).contains("LakeTableScan").contains("filter=");
   }
 
@@ -145,7 +204,8 @@ class PushdownConformanceTest {
 
   @Test
   void aFilterThatMatchesNoPartitionReturnsNoRows() throws SQLException {
-    assertThat(Sql.column(connection, "SELECT id FROM part_year WHERE d < DATE '1900-01-01'")).isEmpty();
+    assertThat(Sql.column(connection, "SELECT id FROM part_year WHERE d < DATE '1900-01-01'"))
+        .isEmpty();
   }
 
   @Test
@@ -161,6 +221,8 @@ class PushdownConformanceTest {
     ReferenceTable table = lake.table("nested");
     List<List<String>> actual =
         Sql.rows(connection, "SELECT * FROM nested WHERE price > 0", table.types());
-    assertThat(actual).isEqualTo(table.expected(sql("price", greaterThan("price", new java.math.BigDecimal("0.00")))));
+    assertThat(actual)
+        .isEqualTo(
+            table.expected(sql("price", greaterThan("price", new java.math.BigDecimal("0.00")))));
   }
 }

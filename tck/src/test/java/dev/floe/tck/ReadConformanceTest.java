@@ -11,6 +11,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.iceberg.expressions.Expressions;
@@ -83,8 +84,8 @@ class ReadConformanceTest {
                 "SELECT id, " + column + " FROM " + table.sql() + " ORDER BY id",
                 table.types(columns)))
         .containsExactlyElementsOf(
-            Canonical.sorted(table.expected(Expressions.alwaysTrue(), columns)).stream()
-                .sorted((a, b) -> Integer.compare(Integer.parseInt(a.get(0)), Integer.parseInt(b.get(0))))
+            table.expected(Expressions.alwaysTrue(), columns).stream()
+                .sorted(Comparator.comparingInt(row -> Integer.parseInt(row.get(0))))
                 .toList());
   }
 
@@ -124,8 +125,7 @@ class ReadConformanceTest {
       throws SQLException {
     assertThat(
             Sql.column(
-                connection,
-                "SELECT v FROM eq_delete_partition_scoped_v" + version + " ORDER BY v"))
+                connection, "SELECT v FROM eq_delete_partition_scoped_v" + version + " ORDER BY v"))
         .containsExactly("a2", "a3", "b1", "b2", "b3");
   }
 
@@ -139,11 +139,11 @@ class ReadConformanceTest {
 
   @ParameterizedTest(name = "v{0}")
   @ValueSource(ints = {2, 3})
-  void twoColumnEqualityDeleteRemovesOnlyRowsMatchingBothColumns(int version)
-      throws SQLException {
+  void twoColumnEqualityDeleteRemovesOnlyRowsMatchingBothColumns(int version) throws SQLException {
     List<String> letters =
         Sql.column(
-            connection, "SELECT letter FROM eq_delete_two_columns_v" + version + " ORDER BY letter");
+            connection,
+            "SELECT letter FROM eq_delete_two_columns_v" + version + " ORDER BY letter");
     assertThat(letters).hasSize(10).doesNotContain("c", "l").contains("a", "d", "k");
   }
 
@@ -151,8 +151,11 @@ class ReadConformanceTest {
   @ValueSource(ints = {2, 3})
   void positionDeletesRemoveExactlyTheDeletedPositions(int version) throws SQLException {
     List<String> numbers =
-        Sql.column(connection, "SELECT number FROM position_deletes_v" + version + " ORDER BY number");
-    assertThat(numbers).hasSize(91).doesNotContain("0", "1", "2", "10", "11", "30", "59", "60", "99");
+        Sql.column(
+            connection, "SELECT number FROM position_deletes_v" + version + " ORDER BY number");
+    assertThat(numbers)
+        .hasSize(91)
+        .doesNotContain("0", "1", "2", "10", "11", "30", "59", "60", "99");
     assertThat(numbers).contains("3", "12", "58", "61", "98");
   }
 
@@ -251,6 +254,8 @@ class ReadConformanceTest {
         listed.add(rs.getString("TABLE_SCHEM") + "|" + rs.getString("TABLE_NAME"));
       }
     }
-    assertThat(listed).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).matches(".*sales\\|orders");
+    assertThat(listed)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .matches(".*sales\\|orders");
   }
 }

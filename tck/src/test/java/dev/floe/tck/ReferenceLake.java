@@ -49,16 +49,19 @@ final class ReferenceLake {
   static final List<Integer> FORMAT_VERSIONS = List.of(2, 3);
 
   /** The partition transforms, each with the reference table partitioned by it. */
-  static final Map<String, String> TRANSFORMS =
-      new LinkedHashMap<>(
-          Map.of(
-              "identity", "s",
-              "bucket", "id",
-              "truncate", "s",
-              "year", "d",
-              "month", "ts",
-              "day", "tstz",
-              "hour", "ts"));
+  static final Map<String, String> TRANSFORMS = transforms();
+
+  private static Map<String, String> transforms() {
+    Map<String, String> transforms = new LinkedHashMap<>();
+    transforms.put("identity", "s");
+    transforms.put("bucket", "id");
+    transforms.put("truncate", "s");
+    transforms.put("year", "d");
+    transforms.put("month", "ts");
+    transforms.put("day", "tstz");
+    transforms.put("hour", "ts");
+    return java.util.Collections.unmodifiableMap(transforms);
+  }
 
   private static volatile ReferenceLake shared;
 
@@ -171,7 +174,9 @@ final class ReferenceLake {
     random.nextBytes(fixed);
     List<Record> rows =
         List.of(
-            record(ALL_TYPES, 1, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null),
+            record(
+                ALL_TYPES, 1, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null),
             record(
                 ALL_TYPES,
                 2,
@@ -318,7 +323,10 @@ final class ReferenceLake {
               17,
               "series",
               Types.MapType.ofRequired(
-                  18, 19, Types.IntegerType.get(), Types.ListType.ofRequired(20, Types.LongType.get()))),
+                  18,
+                  19,
+                  Types.IntegerType.get(),
+                  Types.ListType.ofRequired(20, Types.LongType.get()))),
           optional(21, "price", Types.DecimalType.of(10, 2)));
 
   private void nested(String name) {
@@ -377,7 +385,9 @@ final class ReferenceLake {
     List<Record> rows = new ArrayList<>();
     String[] words = {"apple", "apricot", "banana", "blueberry", "cherry", "ab", "a", ""};
     for (int id = 0; id < 48; id++) {
-      LocalDateTime ts = LocalDateTime.of(2019 + id % 4, 1 + id % 12, 1 + id % 28, id % 24, id, id % 60, id * 1_001_000);
+      LocalDateTime ts =
+          LocalDateTime.of(
+              2019 + id % 4, 1 + id % 12, 1 + id % 28, id % 24, id, id % 60, id * 1_001_000);
       boolean nulls = id % 11 == 5;
       rows.add(
           record(
@@ -436,8 +446,10 @@ final class ReferenceLake {
     Table table = ReferenceWriter.create(folder, LETTERS, PartitionSpec.unpartitioned(), version);
     DataFile data = append(table, twelveLetters()).get(0);
     ReferenceWriter.deleteRows(table, data, 4, 5);
-    ReferenceWriter.equalityDelete(table, List.of("number"), List.of(record(LETTERS.select("number"), 3)));
-    ReferenceWriter.equalityDelete(table, List.of("letter"), List.of(record(LETTERS.select("letter"), "k")));
+    ReferenceWriter.equalityDelete(
+        table, List.of("number"), List.of(record(LETTERS.select("number"), 3)));
+    ReferenceWriter.equalityDelete(
+        table, List.of("letter"), List.of(record(LETTERS.select("letter"), "k")));
     append(table, record(LETTERS, LocalDate.of(2023, 3, 30), 6, "z"));
     add(name, folder);
   }
@@ -459,7 +471,8 @@ final class ReferenceLake {
       // A v3 table holds one deletion vector per data file: a later delete replaces it with one
       // holding the union, in one commit.
       Table reloaded = ReferenceWriter.load(folder);
-      ReferenceWriter.replaceDeletionVector(reloaded, a, deleteFileOf(reloaded, a), 0, 1, 2, 30, 59, 10, 11);
+      ReferenceWriter.replaceDeletionVector(
+          reloaded, a, deleteFileOf(reloaded, a), 0, 1, 2, 30, 59, 10, 11);
     } else {
       ReferenceWriter.deleteRows(table, a, 10, 11);
     }
@@ -487,7 +500,9 @@ final class ReferenceLake {
     append(table, twelveLetters());
     Schema key = LETTERS.select("number", "letter");
     ReferenceWriter.equalityDelete(
-        table, List.of("number", "letter"), List.of(record(key, 3, "c"), record(key, 4, "x"), record(key, 12, "l")));
+        table,
+        List.of("number", "letter"),
+        List.of(record(key, 3, "c"), record(key, 4, "x"), record(key, 12, "l")));
     add(name, folder);
   }
 
@@ -513,7 +528,11 @@ final class ReferenceLake {
     }
     append(table, rows);
     ReferenceWriter.equalityDelete(
-        table, spec, record(REGIONS, 0, "a", null), List.of("id"), List.of(record(REGIONS.select("id"), 1)));
+        table,
+        spec,
+        record(REGIONS, 0, "a", null),
+        List.of("id"),
+        List.of(record(REGIONS.select("id"), 1)));
     add(name, folder);
   }
 
@@ -525,12 +544,22 @@ final class ReferenceLake {
   private void globalEqualityDelete(String name, int version) {
     Path folder = root.resolve(name);
     Table table = ReferenceWriter.create(folder, REGIONS, PartitionSpec.unpartitioned(), version);
-    append(table, record(REGIONS, 1, "a", "old1"), record(REGIONS, 2, "b", "old2"), record(REGIONS, 3, null, "old3"));
+    append(
+        table,
+        record(REGIONS, 1, "a", "old1"),
+        record(REGIONS, 2, "b", "old2"),
+        record(REGIONS, 3, null, "old3"));
     table.updateSpec().addField("region").commit();
     table = ReferenceWriter.load(folder);
-    append(table, record(REGIONS, 1, "a", "a1"), record(REGIONS, 2, "a", "a2"), record(REGIONS, 2, "b", "b2"), record(REGIONS, 4, "b", "b4"));
+    append(
+        table,
+        record(REGIONS, 1, "a", "a1"),
+        record(REGIONS, 2, "a", "a2"),
+        record(REGIONS, 2, "b", "b2"),
+        record(REGIONS, 4, "b", "b4"));
     PartitionSpec unpartitioned = table.specs().get(0);
-    ReferenceWriter.equalityDelete(table, unpartitioned, null, List.of("id"), List.of(record(REGIONS.select("id"), 2)));
+    ReferenceWriter.equalityDelete(
+        table, unpartitioned, null, List.of("id"), List.of(record(REGIONS.select("id"), 2)));
     add(name, folder);
   }
 
@@ -574,7 +603,11 @@ final class ReferenceLake {
     Table table = ReferenceWriter.create(folder, PARTITIONED, identity, 2);
     List<Record> rows = partitionedRows();
     append(table, rows.subList(0, 24));
-    table.updateSpec().removeField("s").addField(org.apache.iceberg.expressions.Expressions.day("ts")).commit();
+    table
+        .updateSpec()
+        .removeField("s")
+        .addField(org.apache.iceberg.expressions.Expressions.day("ts"))
+        .commit();
     table = ReferenceWriter.load(folder);
     append(table, rows.subList(24, rows.size()));
     add(name, folder);
@@ -603,7 +636,8 @@ final class ReferenceLake {
       Files.delete(metadata.resolve("version-hint.text"));
       Files.deleteIfExists(metadata.resolve(".version-hint.text.crc"));
       for (int v = 1; Files.exists(metadata.resolve("v" + v + ".metadata.json")); v++) {
-        Path renamed = metadata.resolve(String.format("%05d-%s.metadata.json", v, UUID.randomUUID()));
+        Path renamed =
+            metadata.resolve(String.format("%05d-%s.metadata.json", v, UUID.randomUUID()));
         Files.move(metadata.resolve("v" + v + ".metadata.json"), renamed);
         Files.deleteIfExists(metadata.resolve(".v" + v + ".metadata.json.crc"));
         newest = renamed;
@@ -615,7 +649,8 @@ final class ReferenceLake {
     Supplier<Table> oracle =
         () ->
             new BaseTable(
-                new StaticTableOperations(newestLocation, new HadoopFileIO(new Configuration())), name);
+                new StaticTableOperations(newestLocation, new HadoopFileIO(new Configuration())),
+                name);
     tables.put(name, new ReferenceTable(name, name, folder, oracle));
   }
 

@@ -49,11 +49,16 @@ final class ReferenceWriter {
 
   /** Creates a table in a folder with the given format version. */
   static Table create(Path folder, Schema schema, PartitionSpec spec, int formatVersion) {
-    return create(folder, schema, spec, Map.of(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)));
+    return create(
+        folder,
+        schema,
+        spec,
+        Map.of(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)));
   }
 
   /** Creates a table in a folder with the given table properties. */
-  static Table create(Path folder, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+  static Table create(
+      Path folder, Schema schema, PartitionSpec spec, Map<String, String> properties) {
     return TABLES.create(schema, spec, properties, location(folder));
   }
 
@@ -85,7 +90,10 @@ final class ReferenceWriter {
     Map<PartitionKey, List<Record>> byPartition = partition(table, spec, records);
     GenericFileWriterFactory factory =
         new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build();
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, System.nanoTime()).format(FileFormat.PARQUET).build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 1, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .build();
     List<DataFile> result = new ArrayList<>();
     for (Map.Entry<PartitionKey, List<Record>> entry : byPartition.entrySet()) {
       StructLike partition = spec.isUnpartitioned() ? null : entry.getKey();
@@ -116,7 +124,11 @@ final class ReferenceWriter {
    * that {@code partitionOf} falls in (unpartitioned specs: a global delete), and commits it.
    */
   static DeleteFile equalityDelete(
-      Table table, PartitionSpec spec, Record partitionOf, List<String> columns, List<Record> keys) {
+      Table table,
+      PartitionSpec spec,
+      Record partitionOf,
+      List<String> columns,
+      List<Record> keys) {
     Schema deleteSchema = table.schema().select(columns);
     int[] ids = deleteSchema.columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
     GenericFileWriterFactory factory =
@@ -125,7 +137,11 @@ final class ReferenceWriter {
             .equalityFieldIds(ids)
             .equalityDeleteRowSchema(deleteSchema)
             .build();
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 2, System.nanoTime()).format(FileFormat.PARQUET).suffix("eq-deletes").build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 2, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .suffix("eq-deletes")
+            .build();
     StructLike partition = partitionKey(table, spec, partitionOf);
     EqualityDeleteWriter<Record> writer =
         factory.newEqualityDeleteWriter(files.newOutputFile(spec, partition), spec, partition);
@@ -144,7 +160,11 @@ final class ReferenceWriter {
   static DeleteFile positionDelete(Table table, DataFile data, long... positions) {
     GenericFileWriterFactory factory =
         new GenericFileWriterFactory.Builder(table).deleteFileFormat(FileFormat.PARQUET).build();
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 3, System.nanoTime()).format(FileFormat.PARQUET).suffix("pos-deletes").build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 3, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .suffix("pos-deletes")
+            .build();
     PartitionSpec spec = table.specs().get(data.specId());
     StructLike partition = spec.isUnpartitioned() ? null : data.partition();
     PositionDeleteWriter<Record> writer =
@@ -173,7 +193,8 @@ final class ReferenceWriter {
    */
   static List<DeleteFile> replaceDeletionVector(
       Table table, DataFile data, DeleteFile previous, long... positions) {
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 4, System.nanoTime()).format(FileFormat.PUFFIN).build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 4, System.nanoTime()).format(FileFormat.PUFFIN).build();
     PartitionSpec spec = table.specs().get(data.specId());
     BaseDVFileWriter writer = new BaseDVFileWriter(files, path -> null);
     try {

@@ -44,10 +44,13 @@ class ShadedJarTest {
   static void loadTheJarInAClassLoaderOfItsOwn() throws Exception {
     Path jar = Path.of(System.getProperty("floe.driver.jar"));
     assertThat(jar).isRegularFile();
-    loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+    loader =
+        new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
     driver =
         (Driver)
-            Class.forName("dev.floe.FloeDriver", true, loader).getDeclaredConstructor().newInstance();
+            Class.forName("dev.floe.FloeDriver", true, loader)
+                .getDeclaredConstructor()
+                .newInstance();
   }
 
   @AfterAll
@@ -98,7 +101,8 @@ class ShadedJarTest {
       s.execute("CREATE TABLE sales.orders (id BIGINT NOT NULL, name VARCHAR, d DATE)");
       assertThat(
               s.executeUpdate(
-                  "INSERT INTO sales.orders VALUES (1, 'ünï 😀', DATE '0001-01-01'), (2, NULL, NULL)"))
+                  "INSERT INTO sales.orders VALUES (1, 'ünï 😀', DATE '0001-01-01'), (2, NULL,"
+                      + " NULL)"))
           .isEqualTo(2);
       List<String> rows = new ArrayList<>();
       try (ResultSet rs = s.executeQuery("SELECT id, name, d FROM sales.orders ORDER BY id")) {

@@ -60,7 +60,9 @@ final class Sql {
         BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class);
         files.put(
             folder.relativize(p).toString(),
-            attrs.isDirectory() ? "dir" : attrs.size() + " bytes, modified " + attrs.lastModifiedTime());
+            attrs.isDirectory()
+                ? "dir"
+                : attrs.size() + " bytes, modified " + attrs.lastModifiedTime());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -77,7 +77,8 @@ class TypeMappingTest {
       assertThat(rs.getObject(11)).isInstanceOf(Timestamp.class);
       assertThat(rs.getObject(12)).isInstanceOf(Timestamp.class);
       assertThat(rs.getObject(13)).isEqualTo("日本語 ünïcödé 😀 𝄞 عربى");
-      assertThat(rs.getObject(14)).isEqualTo(UUID.fromString("123e4567-e89b-12d3-a456-426614174000"));
+      assertThat(rs.getObject(14))
+          .isEqualTo(UUID.fromString("123e4567-e89b-12d3-a456-426614174000"));
       assertThat(rs.getString(14)).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
       assertThat(rs.getObject(15)).isInstanceOf(byte[].class);
       assertThat(rs.getObject(16)).isEqualTo(new byte[] {0, 1, 0, (byte) 0xFE});
@@ -91,7 +92,9 @@ class TypeMappingTest {
     try (Statement s = connection.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT dt, ts, tstz FROM all_types_v" + version + " WHERE id IN (2, 3) ORDER BY id")) {
+                "SELECT dt, ts, tstz FROM all_types_v"
+                    + version
+                    + " WHERE id IN (2, 3) ORDER BY id")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getDate(1).toLocalDate()).isEqualTo(LocalDate.of(1, 1, 1));
       assertThat(rs.getTimestamp(2).toLocalDateTime()).isEqualTo(LocalDateTime.of(1, 1, 1, 0, 0));
