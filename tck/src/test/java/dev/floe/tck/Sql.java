@@ -1,0 +1,72 @@
+package dev.floe.tck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.iceberg.types.Type;
+
+/** Small helpers for running SQL against Floe and reading the answer in canonical form. */
+final class Sql {
+  private Sql() {}
+
+  /** The canonical rows of a query, each column read for the given Iceberg type. */
+  static List<List<String>> rows(Connection connection, String sql, List<Type> types)
+      throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      return Canonical.rows(rs, types);
+    }
+  }
+
+  /** The first column of every row of a query, as strings. */
+  static List<String> column(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      List<String> values = new ArrayList<>();
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+      return values;
+    }
+  }
+
+  /** The whole text of {@code EXPLAIN PLAN FOR} a query. */
+  static String explain(Connection connection, String sql) throws SQLException {
+    return String.join("\n", column(connection, "EXPLAIN PLAN FOR " + sql));
+  }
+
+  /** Runs an update and returns its count. */
+  static int update(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      return statement.executeUpdate(sql);
+    }
+  }
+
+  /** Every file under a folder with its size and modification time, to prove nothing changed. */
+  static TreeMap<String, String> snapshotOfFiles(Path folder) {
+    TreeMap<String, String> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(folder)) {
+      for (Path p : walk.toList()) {
+        BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class);
+        files.put(
+            folder.relativize(p).toString(),
+            attrs.isDirectory()
+                ? "dir"
+                : attrs.size() + " bytes, modified " + attrs.lastModifiedTime());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Struct;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The SQL types and {@code getObject} classes of DESIGN §4 for columns of Iceberg tables written by
+ * Iceberg's own Java API, including the JDBC getters that must not shift old dates or drop
+ * microseconds, and access into nested values.
+ */
+class TypeMappingTest {
+  private static Connection connection;
+
+  @BeforeAll
+  static void open() throws SQLException {
+    connection = DriverManager.getConnection(ReferenceLake.shared().url());
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    connection.close();
+  }
+
+  @ParameterizedTest(name = "v{0}")
+  @ValueSource(ints = {2, 3})
+  void everyIcebergTypeHasItsSqlTypeAndDefaultJavaClass(int version) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT * FROM all_types_v" + version + " WHERE id = 4")) {
+      ResultSetMetaData meta = rs.getMetaData();
+      assertThat(meta.getColumnType(2)).isEqualTo(Types.BOOLEAN);
+      assertThat(meta.getColumnType(3)).isEqualTo(Types.INTEGER);
+      assertThat(meta.getColumnType(4)).isEqualTo(Types.BIGINT);
+      assertThat(meta.getColumnType(5)).isEqualTo(Types.REAL);
+      assertThat(meta.getColumnType(6)).isEqualTo(Types.DOUBLE);
+      assertThat(meta.getColumnType(7)).isEqualTo(Types.DECIMAL);
+      assertThat(meta.getPrecision(7)).isEqualTo(38);
+      assertThat(meta.getScale(7)).isEqualTo(10);
+      assertThat(meta.getPrecision(8)).isEqualTo(9);
+      assertThat(meta.getScale(8)).isEqualTo(2);
+      assertThat(meta.getColumnType(9)).isEqualTo(Types.DATE);
+      assertThat(meta.getColumnType(10)).isEqualTo(Types.TIME);
+      assertThat(meta.getColumnType(11)).isEqualTo(Types.TIMESTAMP);
+      assertThat(meta.getColumnType(13)).isEqualTo(Types.VARCHAR);
+      assertThat(meta.getColumnType(15)).isEqualTo(Types.BINARY);
+      assertThat(meta.getColumnType(16)).isEqualTo(Types.VARBINARY);
+
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getObject(2)).isInstanceOf(Boolean.class);
+      assertThat(rs.getObject(3)).isInstanceOf(Integer.class);
+      assertThat(rs.getObject(4)).isInstanceOf(Long.class);
+      assertThat(rs.getObject(5)).isEqualTo(-0.0f);
+      assertThat(rs.getObject(6)).isEqualTo(-0.0d);
+      assertThat(rs.getObject(7)).isEqualTo(new BigDecimal("0E-10"));
+      assertThat(rs.getObject(8)).isEqualTo(new BigDecimal("0.00"));
+      assertThat(rs.getObject(9)).isInstanceOf(java.sql.Date.class);
+      assertThat(rs.getObject(10)).isInstanceOf(java.sql.Time.class);
+      assertThat(rs.getObject(11)).isInstanceOf(Timestamp.class);
+      assertThat(rs.getObject(12)).isInstanceOf(Timestamp.class);
+      assertThat(rs.getObject(13)).isEqualTo("日本語 ünïcödé 😀 𝄞 عربى");
+      assertThat(rs.getObject(14))
+          .isEqualTo(UUID.fromString("123e4567-e89b-12d3-a456-426614174000"));
+      assertThat(rs.getString(14)).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
+      assertThat(rs.getObject(15)).isInstanceOf(byte[].class);
+      assertThat(rs.getObject(16)).isEqualTo(new byte[] {0, 1, 0, (byte) 0xFE});
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @ParameterizedTest(name = "v{0}")
+  @ValueSource(ints = {2, 3})
+  void oldDatesAndMicrosecondsSurviveTheJavaSqlGetters(int version) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT dt, ts, tstz FROM all_types_v"
+                    + version
+                    + " WHERE id IN (2, 3) ORDER BY id")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getDate(1).toLocalDate()).isEqualTo(LocalDate.of(1, 1, 1));
+      assertThat(rs.getTimestamp(2).toLocalDateTime()).isEqualTo(LocalDateTime.of(1, 1, 1, 0, 0));
+      assertThat(rs.getObject(3, Instant.class)).isEqualTo(Instant.parse("0001-01-01T00:00:00Z"));
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getDate(1).toLocalDate()).isEqualTo(LocalDate.of(9999, 12, 31));
+      Timestamp last = rs.getTimestamp(2);
+      assertThat(last.toLocalDateTime())
+          .isEqualTo(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000));
+      assertThat(last.getNanos()).isEqualTo(999_999_000);
+      assertThat(rs.getTimestamp(3).toInstant())
+          .isEqualTo(Instant.parse("9999-12-31T23:59:59.999999Z"));
+      assertThat(rs.getString(2)).startsWith("9999-12-31 23:59:59.999999");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"st", "tags", "items", "counts", "series"})
+  void nestedColumnsComeBackAsStructArrayAndMap(String column) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT " + column + " FROM nested WHERE id = 2")) {
+      assertThat(rs.next()).isTrue();
+      Object value = rs.getObject(1);
+      switch (column) {
+        case "st" -> assertThat(value).isInstanceOf(Struct.class);
+        case "tags", "items" -> assertThat(value).isInstanceOf(Array.class);
+        default -> assertThat(value).isInstanceOf(Map.class);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "st.a|7",
+        "st.b|seven",
+        "st.c.x|1.5",
+        "tags[1]|a",
+        "tags[3]|日本",
+        "items[2].k|2",
+        "counts['x']|1",
+        "cardinality(tags)|3"
+      })
+  void nestedValuesAreReachableByFieldIndexAndKey(String expressionAndValue) throws SQLException {
+    String[] parts = expressionAndValue.split("\\|");
+    String expression = parts[0].startsWith("st.") ? "n." + parts[0] : parts[0];
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT " + expression + " FROM nested n WHERE id = 2")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo(parts[1]);
+    }
+  }
+}
