@@ -59,6 +59,9 @@ final class Errors {
       if (column.matches()) {
         return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
       }
+      if (message.contains("does not allow NULLs")) {
+        return create(FloeError.NULL_NOT_ALLOWED.sqlState(), where, failure);
+      }
       if (message.startsWith("Cannot assign to target field")) {
         return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
       }

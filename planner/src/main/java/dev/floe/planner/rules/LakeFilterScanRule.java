@@ -41,7 +41,11 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
       columns.add(-1);
     }
     RexToIceberg.Split split =
-        new RexToIceberg(filter.getCluster().getRexBuilder(), scan.schema(), columns)
+        new RexToIceberg(
+                filter.getCluster().getRexBuilder(),
+                scan.schema(),
+                columns,
+                scan.spec().session().timeZone().toZoneId())
             .split(filter.getCondition());
     if (!split.pushedAny()) {
       return;

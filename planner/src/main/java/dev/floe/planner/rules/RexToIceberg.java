@@ -41,16 +41,19 @@ public final class RexToIceberg {
   private final RexBuilder rexBuilder;
   private final Schema schema;
   private final List<Integer> columns;
+  private final java.time.ZoneId sessionZone;
 
   /**
    * @param schema the table schema
    * @param columns for each scan output field, the index of its top-level table column (-1 for
    *     fields that are not table columns)
    */
-  public RexToIceberg(RexBuilder rexBuilder, Schema schema, List<Integer> columns) {
+  public RexToIceberg(
+      RexBuilder rexBuilder, Schema schema, List<Integer> columns, java.time.ZoneId sessionZone) {
     this.rexBuilder = rexBuilder;
     this.schema = schema;
     this.columns = columns;
+    this.sessionZone = sessionZone;
   }
 
   /** Splits a condition into what can be pushed and what remains. */
@@ -179,7 +182,7 @@ public final class RexToIceberg {
       // numerically (-0.0 = 0.0, NaN matches no comparison): pushed, `f = 0` would miss -0.0.
       return null;
     }
-    Object value = literal(right, type);
+    Object value = literal(right, type, sessionZone);
     if (value == null) {
       return null;
     }
@@ -246,7 +249,7 @@ public final class RexToIceberg {
   }
 
   /** The literal's value in Iceberg's representation for the column type, or null. */
-  private static @Nullable Object literal(RexNode node, Type type) {
+  private static @Nullable Object literal(RexNode node, Type type, java.time.ZoneId sessionZone) {
     while (node.getKind() == SqlKind.CAST && node instanceof RexCall) {
       node = ((RexCall) node).getOperands().get(0);
     }
@@ -325,13 +328,22 @@ public final class RexToIceberg {
               type instanceof Types.TimestampType
                   ? ((Types.TimestampType) type).shouldAdjustToUTC()
                   : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
+          TimestampString ts = literal.getValueAs(TimestampString.class);
+          if (ts == null) {
+            return null;
+          }
+          if (utc && sqlType == SqlTypeName.TIMESTAMP) {
+            // A plain timestamp compared with an instant is a wall-clock time in the session zone.
+            java.time.Instant instant =
+                TemporalValues.parse(ts.toString()).atZone(sessionZone).toInstant();
+            long seconds = instant.getEpochSecond();
+            return type.typeId() == Type.TypeID.TIMESTAMP
+                ? (Object) (seconds * 1_000_000L + instant.getNano() / 1_000)
+                : seconds * 1_000_000_000L + instant.getNano();
+          }
           SqlTypeName expected =
               utc ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE : SqlTypeName.TIMESTAMP;
           if (sqlType != expected) {
-            return null;
-          }
-          TimestampString ts = literal.getValueAs(TimestampString.class);
-          if (ts == null) {
             return null;
           }
           return type.typeId() == Type.TypeID.TIMESTAMP
