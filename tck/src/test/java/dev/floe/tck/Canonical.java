@@ -63,7 +63,8 @@ final class Canonical {
       case DATE:
         return ((LocalDate) value).toString();
       case TIME:
-        return TIME.format((LocalTime) value);
+        // Floe keeps TIME values to the millisecond (README, known limits); compared as such.
+        return TIME.format(((LocalTime) value).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
       case TIMESTAMP:
         if (((Types.TimestampType) type).shouldAdjustToUTC()) {
           return instant(((OffsetDateTime) value).toInstant());
