@@ -79,9 +79,6 @@ public final class WriteBenchmark {
     BenchLake.write(folder, rows, 4);
     try (Connection c = DriverManager.getConnection("jdbc:floe:" + root)) {
       String table = folder.getFileName().toString();
-      try (Statement s = c.createStatement()) {
-        s.execute("ALTER TABLE " + table + " ADD COLUMN ignored INT");
-      }
       org.apache.iceberg.Table t =
           new org.apache.iceberg.hadoop.HadoopTables(new org.apache.hadoop.conf.Configuration())
               .load(folder.toString());
