@@ -50,12 +50,35 @@ public final class LakeSchema extends AbstractSchema {
         () -> session.catalog().tableNames(path), name -> new LakeTable(session, child(name)));
   }
 
+  /**
+   * The sub-schemas: the folders holding tables below this one; at the root also every deeper
+   * one by its dotted name, because Calcite snapshots a schema's names for each statement and
+   * finds only names it has listed.
+   */
   @Override
   public Lookup<? extends Schema> subSchemas() {
     return new FolderLookup<>(
         () -> session.catalog().schemaNames(path),
+        path.isEmpty() ? this::namesWithNested : () -> session.catalog().schemaNames(path),
         name -> new LakeSchema(session, child(name)),
         this::dotted);
+  }
+
+  private List<String> namesWithNested() {
+    List<String> names = new ArrayList<>(session.catalog().schemaNames(path));
+    for (String child : List.copyOf(names)) {
+      addNested(List.of(child), names);
+    }
+    return names;
+  }
+
+  private void addNested(List<String> parent, List<String> names) {
+    for (String child : session.catalog().schemaNames(parent)) {
+      List<String> nested = new ArrayList<>(parent);
+      nested.add(child);
+      names.add(String.join(".", nested));
+      addNested(nested, names);
+    }
   }
 
   /**
@@ -95,15 +118,25 @@ public final class LakeSchema extends AbstractSchema {
    */
   private static final class FolderLookup<T> implements Lookup<T> {
     private final Supplier<List<String>> names;
+    private final Supplier<List<String>> listed;
     private final Function<String, T> factory;
     private final Fallback<T> fallback;
 
     FolderLookup(Supplier<List<String>> names, Function<String, T> factory) {
-      this(names, factory, (name, ignoreCase) -> null);
+      this(names, names, factory, (name, ignoreCase) -> null);
     }
 
-    FolderLookup(Supplier<List<String>> names, Function<String, T> factory, Fallback<T> fallback) {
+    /**
+     * A lookup of the folder names {@code names}, which lists {@code listed} (names it can also
+     * find through the fallback) when asked for its names.
+     */
+    FolderLookup(
+        Supplier<List<String>> names,
+        Supplier<List<String>> listed,
+        Function<String, T> factory,
+        Fallback<T> fallback) {
       this.names = names;
+      this.listed = listed;
       this.factory = factory;
       this.fallback = fallback;
     }
@@ -160,7 +193,7 @@ public final class LakeSchema extends AbstractSchema {
     @Override
     public Set<String> getNames(LikePattern pattern) {
       Set<String> result = new TreeSet<>();
-      for (String name : names.get()) {
+      for (String name : listed.get()) {
         if (pattern.matcher().apply(name)) {
           result.add(name);
         }
