@@ -2,7 +2,6 @@ package dev.floe.jdbc;
 
 import dev.floe.error.FloeException;
 import dev.floe.planner.schema.LakeCatalog;
-import dev.floe.planner.schema.LakeTypes;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -72,8 +71,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
       fromTable[column] = true;
       types[column] =
           MetadataTypes.of(
-              LakeTypes.sqlType(
-                  connection.calcite().getTypeFactory(), field.type(), field.isOptional()));
+              connection.calcite().getTypeFactory(), field.type(), field.isOptional());
     } else {
       types[column] =
           MetadataTypes.ofResult(

@@ -3,7 +3,6 @@ package dev.floe.jdbc;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.planner.schema.LakeCatalog;
-import dev.floe.planner.schema.LakeTypes;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -103,8 +102,7 @@ final class MetadataCatalog {
         if (!columnNames.matches(field.name())) {
           continue;
         }
-        MetadataTypes.Description type =
-            MetadataTypes.of(LakeTypes.sqlType(types, field.type(), field.isOptional()));
+        MetadataTypes.Description type = MetadataTypes.of(types, field.type(), field.isOptional());
         rows.add(
             null,
             table.schemaName(),

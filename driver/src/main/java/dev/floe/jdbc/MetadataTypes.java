@@ -1,12 +1,14 @@
 package dev.floe.jdbc;
 
+import dev.floe.planner.schema.LakeTypes;
 import java.sql.DatabaseMetaData;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 
 /**
  * How Floe names and sizes SQL types in metadata, one answer for {@code getColumns}, {@code
@@ -30,30 +32,40 @@ final class MetadataTypes {
 
   private MetadataTypes() {}
 
-  /** The description of a column type, as the planner types Iceberg columns. */
-  static Description of(RelDataType type) {
-    SqlTypeName name = type.getSqlTypeName();
-    switch (name) {
-      case ARRAY:
-        return complex(Types.ARRAY, "ARRAY<" + of(type.getComponentType()).name() + ">");
+  /**
+   * The description of an Iceberg column type: scalars as the planner types them ({@link
+   * LakeTypes}); arrays, maps and structs spelled as CREATE TABLE writes them, with their fields'
+   * NOT NULL (which Calcite's row type loses inside a nullable struct).
+   */
+  static Description of(RelDataTypeFactory types, Type type, boolean optional) {
+    switch (type.typeId()) {
+      case LIST:
+        return complex(
+            java.sql.Types.ARRAY,
+            "ARRAY<" + of(types, type.asListType().elementType(), true).name() + ">");
       case MAP:
         return complex(
-            Types.OTHER,
-            "MAP<" + of(type.getKeyType()).name() + ", " + of(type.getValueType()).name() + ">");
-      case ROW:
+            java.sql.Types.OTHER,
+            "MAP<"
+                + of(types, type.asMapType().keyType(), false).name()
+                + ", "
+                + of(types, type.asMapType().valueType(), true).name()
+                + ">");
+      case STRUCT:
         {
           List<String> fields = new ArrayList<>();
-          for (RelDataTypeField field : type.getFieldList()) {
+          for (Types.NestedField field : type.asStructType().fields()) {
             fields.add(
-                field.getName()
+                field.name()
                     + ": "
-                    + of(field.getType()).name()
-                    + (field.getType().isNullable() ? "" : " NOT NULL"));
+                    + of(types, field.type(), field.isOptional()).name()
+                    + (field.isOptional() ? "" : " NOT NULL"));
           }
-          return complex(Types.STRUCT, "STRUCT<" + String.join(", ", fields) + ">");
+          return complex(java.sql.Types.STRUCT, "STRUCT<" + String.join(", ", fields) + ">");
         }
       default:
-        return scalar(name, type.getPrecision(), type.getScale());
+        RelDataType sql = LakeTypes.sqlType(types, type, optional);
+        return scalar(sql.getSqlTypeName(), sql.getPrecision(), sql.getScale());
     }
   }
 
@@ -62,14 +74,14 @@ final class MetadataTypes {
    * Calcite reports: scalars exactly; arrays, maps and structs by their kind only.
    */
   static Description ofResult(int jdbcType, String calciteName, int precision, int scale) {
-    if (jdbcType == Types.ARRAY) {
-      return complex(Types.ARRAY, "ARRAY");
+    if (jdbcType == java.sql.Types.ARRAY) {
+      return complex(java.sql.Types.ARRAY, "ARRAY");
     }
-    if (jdbcType == Types.STRUCT) {
-      return complex(Types.STRUCT, "STRUCT");
+    if (jdbcType == java.sql.Types.STRUCT) {
+      return complex(java.sql.Types.STRUCT, "STRUCT");
     }
     if (calciteName != null && calciteName.endsWith(" MAP")) {
-      return complex(Types.OTHER, "MAP");
+      return complex(java.sql.Types.OTHER, "MAP");
     }
     SqlTypeName name = calciteName == null ? null : SqlTypeName.get(calciteName);
     if (name == null) {
@@ -85,53 +97,53 @@ final class MetadataTypes {
   private static Description scalar(SqlTypeName name, int precision, int scale) {
     switch (name) {
       case BOOLEAN:
-        return new Description(Types.BOOLEAN, "BOOLEAN", 1, null, null, null);
+        return new Description(java.sql.Types.BOOLEAN, "BOOLEAN", 1, null, null, null);
       case TINYINT:
-        return new Description(Types.TINYINT, "TINYINT", 3, 0, 10, null);
+        return new Description(java.sql.Types.TINYINT, "TINYINT", 3, 0, 10, null);
       case SMALLINT:
-        return new Description(Types.SMALLINT, "SMALLINT", 5, 0, 10, null);
+        return new Description(java.sql.Types.SMALLINT, "SMALLINT", 5, 0, 10, null);
       case INTEGER:
-        return new Description(Types.INTEGER, "INTEGER", 10, 0, 10, null);
+        return new Description(java.sql.Types.INTEGER, "INTEGER", 10, 0, 10, null);
       case BIGINT:
-        return new Description(Types.BIGINT, "BIGINT", 19, 0, 10, null);
+        return new Description(java.sql.Types.BIGINT, "BIGINT", 19, 0, 10, null);
       case REAL:
-        return new Description(Types.REAL, "REAL", 7, null, 10, null);
+        return new Description(java.sql.Types.REAL, "REAL", 7, null, 10, null);
       case FLOAT:
       case DOUBLE:
-        return new Description(Types.DOUBLE, "DOUBLE", 15, null, 10, null);
+        return new Description(java.sql.Types.DOUBLE, "DOUBLE", 15, null, 10, null);
       case DECIMAL:
-        return new Description(Types.DECIMAL, "DECIMAL", precision, scale, 10, null);
+        return new Description(java.sql.Types.DECIMAL, "DECIMAL", precision, scale, 10, null);
       case DATE:
-        return new Description(Types.DATE, "DATE", 10, null, null, null);
+        return new Description(java.sql.Types.DATE, "DATE", 10, null, null, null);
       case TIME:
-        return new Description(Types.TIME, "TIME", timeSize(8, precision), precision, null, null);
+        return new Description(java.sql.Types.TIME, "TIME", timeSize(8, precision), precision, null, null);
       case TIMESTAMP:
         return new Description(
-            Types.TIMESTAMP, "TIMESTAMP", timeSize(19, precision), precision, null, null);
+            java.sql.Types.TIMESTAMP, "TIMESTAMP", timeSize(19, precision), precision, null, null);
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
         return new Description(
-            Types.TIMESTAMP,
+            java.sql.Types.TIMESTAMP,
             "TIMESTAMP WITH LOCAL TIME ZONE",
             timeSize(19, precision),
             precision,
             null,
             null);
       case CHAR:
-        return new Description(Types.CHAR, "CHAR", precision, null, null, 4 * precision);
+        return new Description(java.sql.Types.CHAR, "CHAR", precision, null, null, 4 * precision);
       case VARCHAR:
         {
           int size = precision > 0 ? precision : UNBOUNDED;
           return new Description(
-              Types.VARCHAR, "VARCHAR", size, null, null, precision > 0 ? 4 * precision : UNBOUNDED);
+              java.sql.Types.VARCHAR, "VARCHAR", size, null, null, precision > 0 ? 4 * precision : UNBOUNDED);
         }
       case UUID:
-        return new Description(Types.OTHER, "UUID", 36, null, null, null);
+        return new Description(java.sql.Types.OTHER, "UUID", 36, null, null, null);
       case BINARY:
-        return new Description(Types.BINARY, "BINARY", precision, null, null, precision);
+        return new Description(java.sql.Types.BINARY, "BINARY", precision, null, null, precision);
       case VARBINARY:
         {
           int size = precision > 0 ? precision : UNBOUNDED;
-          return new Description(Types.VARBINARY, "VARBINARY", size, null, null, size);
+          return new Description(java.sql.Types.VARBINARY, "VARBINARY", size, null, null, size);
         }
       default:
         return new Description(
@@ -147,22 +159,22 @@ final class MetadataTypes {
   /** The rows of {@code getTypeInfo}: the types a Floe column can have, by JDBC type code. */
   static MetadataResults.Rows typeInfo() {
     MetadataResults.Rows rows = new MetadataResults.Rows(MetadataResults.TYPE_INFO);
-    type(rows, "BIGINT", Types.BIGINT, 19, null, null, null, 0, 0, 10);
-    type(rows, "VARBINARY", Types.VARBINARY, UNBOUNDED, "X'", "'", null, 0, 0, null);
-    type(rows, "BINARY", Types.BINARY, UNBOUNDED, "X'", "'", "length", 0, 0, null);
-    type(rows, "DECIMAL", Types.DECIMAL, 38, null, null, "precision,scale", 0, 38, 10);
-    type(rows, "INTEGER", Types.INTEGER, 10, null, null, null, 0, 0, 10);
-    type(rows, "REAL", Types.REAL, 7, null, null, null, 0, 0, 10);
-    type(rows, "DOUBLE", Types.DOUBLE, 15, null, null, null, 0, 0, 10);
-    type(rows, "VARCHAR", Types.VARCHAR, UNBOUNDED, "'", "'", null, 0, 0, null);
-    type(rows, "BOOLEAN", Types.BOOLEAN, 1, null, null, null, 0, 0, null);
-    type(rows, "DATE", Types.DATE, 10, "DATE '", "'", null, 0, 0, null);
-    type(rows, "TIME", Types.TIME, 15, "TIME '", "'", null, 6, 6, null);
-    type(rows, "TIMESTAMP", Types.TIMESTAMP, 29, "TIMESTAMP '", "'", "precision", 6, 9, null);
+    type(rows, "BIGINT", java.sql.Types.BIGINT, 19, null, null, null, 0, 0, 10);
+    type(rows, "VARBINARY", java.sql.Types.VARBINARY, UNBOUNDED, "X'", "'", null, 0, 0, null);
+    type(rows, "BINARY", java.sql.Types.BINARY, UNBOUNDED, "X'", "'", "length", 0, 0, null);
+    type(rows, "DECIMAL", java.sql.Types.DECIMAL, 38, null, null, "precision,scale", 0, 38, 10);
+    type(rows, "INTEGER", java.sql.Types.INTEGER, 10, null, null, null, 0, 0, 10);
+    type(rows, "REAL", java.sql.Types.REAL, 7, null, null, null, 0, 0, 10);
+    type(rows, "DOUBLE", java.sql.Types.DOUBLE, 15, null, null, null, 0, 0, 10);
+    type(rows, "VARCHAR", java.sql.Types.VARCHAR, UNBOUNDED, "'", "'", null, 0, 0, null);
+    type(rows, "BOOLEAN", java.sql.Types.BOOLEAN, 1, null, null, null, 0, 0, null);
+    type(rows, "DATE", java.sql.Types.DATE, 10, "DATE '", "'", null, 0, 0, null);
+    type(rows, "TIME", java.sql.Types.TIME, 15, "TIME '", "'", null, 6, 6, null);
+    type(rows, "TIMESTAMP", java.sql.Types.TIMESTAMP, 29, "TIMESTAMP '", "'", "precision", 6, 9, null);
     type(
         rows,
         "TIMESTAMP WITH LOCAL TIME ZONE",
-        Types.TIMESTAMP,
+        java.sql.Types.TIMESTAMP,
         29,
         "TIMESTAMP WITH LOCAL TIME ZONE '",
         "'",
@@ -170,10 +182,10 @@ final class MetadataTypes {
         6,
         9,
         null);
-    type(rows, "UUID", Types.OTHER, 36, null, null, null, 0, 0, null);
-    type(rows, "MAP", Types.OTHER, null, null, null, null, 0, 0, null);
-    type(rows, "STRUCT", Types.STRUCT, null, null, null, null, 0, 0, null);
-    type(rows, "ARRAY", Types.ARRAY, null, null, null, null, 0, 0, null);
+    type(rows, "UUID", java.sql.Types.OTHER, 36, null, null, null, 0, 0, null);
+    type(rows, "MAP", java.sql.Types.OTHER, null, null, null, null, 0, 0, null);
+    type(rows, "STRUCT", java.sql.Types.STRUCT, null, null, null, null, 0, 0, null);
+    type(rows, "ARRAY", java.sql.Types.ARRAY, null, null, null, null, 0, 0, null);
     return rows;
   }
 
@@ -188,9 +200,9 @@ final class MetadataTypes {
       int minScale,
       int maxScale,
       Integer radix) {
-    boolean text = jdbcType == Types.VARCHAR;
+    boolean text = jdbcType == java.sql.Types.VARCHAR;
     boolean complex =
-        jdbcType == Types.ARRAY || jdbcType == Types.STRUCT || name.equals("MAP");
+        jdbcType == java.sql.Types.ARRAY || jdbcType == java.sql.Types.STRUCT || name.equals("MAP");
     short searchable =
         (short)
             (text

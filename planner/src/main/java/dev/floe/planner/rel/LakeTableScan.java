@@ -30,6 +30,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.BuiltInMethod;
 import org.apache.iceberg.Schema;
 
 /**
@@ -152,14 +153,27 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
     return planner.getCostFactory().makeCost(rows * fraction, rows * fraction, rows * fraction);
   }
 
+  /**
+   * Rows are arrays, except that a scan of one column yields its values: Calcite's operators
+   * above (a sort, say) describe a one-column row as a scalar, and would otherwise hand the
+   * one-element arrays to the client as values.
+   */
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    boolean single = getRowType().getFieldCount() == 1;
     PhysType physType =
-        PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY, false);
+        PhysTypeImpl.of(
+            implementor.getTypeFactory(),
+            getRowType(),
+            single ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
+            false);
     Expression specExpression = implementor.stash(spec, LakeScanSpec.class);
     Expression enumerable =
         Expressions.call(
             LakeScan.class, "enumerable", implementor.getRootExpression(), specExpression);
+    if (single) {
+      enumerable = Expressions.call(BuiltInMethod.SLICE0.method, enumerable);
+    }
     return implementor.result(physType, Blocks.toBlock(enumerable));
   }
 }
