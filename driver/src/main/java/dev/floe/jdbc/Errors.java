@@ -135,7 +135,8 @@ final class Errors {
 
   /**
    * Gives a SQLState to an exception Calcite or Avatica threw without one: features they lack are
-   * 0A000, conversions they cannot make 22018, unknown column labels 42S22, use after close 08003.
+   * 0A000, conversions they cannot make 22018, unknown column labels 42S22, a cancelled statement
+   * 57014, use after close 08003.
    */
   private static SQLException stateless(SQLException e) {
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -151,6 +152,10 @@ final class Errors {
           FloeError.COLUMN_NOT_FOUND.sqlState(),
           FloeError.COLUMN_NOT_FOUND.format("'" + label.group(1) + "' in the result set"),
           e);
+    }
+    if (message.equals("Statement canceled")) {
+      return create(
+          FloeError.CANCELLED.sqlState(), FloeError.CANCELLED.format("the statement was cancelled"), e);
     }
     if (message.endsWith(" closed") || message.endsWith(" is closed")) {
       return create(FloeError.CLOSED.sqlState(), message, e);
