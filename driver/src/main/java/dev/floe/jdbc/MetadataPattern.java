@@ -51,17 +51,4 @@ final class MetadataPattern {
   boolean matches(String name) {
     return regex == null || regex.matcher(name).matches();
   }
-
-  /** Whether the pattern has no wildcard, so it names exactly one thing. */
-  static boolean isLiteral(String pattern) {
-    for (int i = 0; i < pattern.length(); i++) {
-      char c = pattern.charAt(i);
-      if (c == '\\') {
-        i++;
-      } else if (c == '%' || c == '_') {
-        return false;
-      }
-    }
-    return true;
-  }
 }

@@ -88,7 +88,7 @@ class DbeaverMetadataReplayTest {
     assertThat(meta.supportsSubqueriesInIns()).isTrue();
     assertThat(meta.supportsSubqueriesInQuantifieds()).isTrue();
     assertThat(meta.supportsMixedCaseIdentifiers()).isFalse();
-    assertThat(meta.supportsMixedCaseQuotedIdentifiers()).isTrue();
+    assertThat(meta.supportsMixedCaseQuotedIdentifiers()).isFalse();
     assertThat(meta.storesUpperCaseIdentifiers()).isFalse();
     assertThat(meta.storesLowerCaseIdentifiers()).isFalse();
     assertThat(meta.storesUpperCaseQuotedIdentifiers()).isFalse();
