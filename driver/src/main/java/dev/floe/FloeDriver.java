@@ -53,6 +53,9 @@ public final class FloeDriver implements Driver {
   /** {@inheritDoc} */
   @Override
   public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+    if (acceptsURL(url)) {
+      info = FloeConnector.properties(url, info);
+    }
     FloeProperty[] all = FloeProperty.values();
     DriverPropertyInfo[] result = new DriverPropertyInfo[all.length];
     for (int i = 0; i < all.length; i++) {

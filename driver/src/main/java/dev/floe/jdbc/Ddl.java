@@ -113,7 +113,7 @@ final class Ddl {
     try (Statement query = connection.createStatement();
         ResultSet rs = query.executeQuery(create.query())) {
       ResultSet raw = ((FloeResultSet) rs).delegate();
-      ResultSetMetaData meta = rs.getMetaData();
+      ResultSetMetaData meta = raw.getMetaData(); // Calcite's own types, as the writer needs
       List<WritePlan.SourceType> sources = new ArrayList<>();
       List<DdlParser.Column> columns = new ArrayList<>();
       for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -295,33 +295,80 @@ final class Ddl {
     return builder.build();
   }
 
-  /** The path of a new table: existing folders matched as lookups do, new names as written. */
-  private List<String> newTablePath(DdlParser.Name name) {
-    List<String> parts = withoutDefaultSchema(name);
-    List<String> path = new ArrayList<>();
+  /**
+   * The path of a new table: existing folders matched as lookups do, new names as written. An
+   * unqualified name is created in the connection's current schema.
+   */
+  private List<String> newTablePath(DdlParser.Name name) throws SQLException {
+    List<String> base = name.parts().size() == 1 ? connection.schemaPath() : List.of();
+    return path(name, base, true);
+  }
+
+  /**
+   * The path of an existing table, or null. An unqualified name is looked up in the current
+   * schema, then in {@code main}, as queries look it up.
+   */
+  private List<String> existingPath(DdlParser.Name name) throws SQLException {
+    if (name.parts().size() == 1) {
+      List<String> current = connection.schemaPath();
+      if (!current.isEmpty()) {
+        List<String> path = path(name, current, false);
+        if (path != null && catalog().tableExists(path)) {
+          return path;
+        }
+      }
+    }
+    return path(name, List.of(), false);
+  }
+
+  /**
+   * The path of a name under a base folder: unquoted parts match existing folders as lookups do;
+   * quoted parts are taken as written, except that a quoted schema name with dots ({@code
+   * "sales.eu"}, as metadata names nested schemas) stands for the nested folders when no folder
+   * has that literal name. New names are kept as written when creating; otherwise a missing
+   * folder gives null.
+   */
+  private List<String> path(DdlParser.Name name, List<String> base, boolean creating) {
+    List<String> parts = base.isEmpty() ? withoutDefaultSchema(name) : name.parts();
+    int offset = name.parts().size() - parts.size();
+    List<String> path = new ArrayList<>(base);
     for (int i = 0; i < parts.size(); i++) {
       String part = parts.get(i);
-      boolean quoted = name.quoted().get(i + (name.parts().size() - parts.size()));
-      String match = quoted ? null : matchFolder(path, part);
+      boolean quoted = name.quoted().get(i + offset);
+      if (quoted && i < parts.size() - 1 && part.contains(".") && !isFolder(path, part)) {
+        List<String> nested = nestedFolders(path, part);
+        if (nested != null) {
+          path.addAll(nested);
+          continue;
+        }
+      }
+      String match = quoted ? part : matchFolder(path, part);
+      if (match == null && !creating) {
+        return null;
+      }
       path.add(match != null ? match : part);
     }
     return path;
   }
 
-  /** The path of an existing table, or null. */
-  private List<String> existingPath(DdlParser.Name name) {
-    List<String> parts = withoutDefaultSchema(name);
-    List<String> path = new ArrayList<>();
-    for (int i = 0; i < parts.size(); i++) {
-      String part = parts.get(i);
-      boolean quoted = name.quoted().get(i + (name.parts().size() - parts.size()));
-      String match = quoted ? part : matchFolder(path, part);
-      if (match == null) {
+  private boolean isFolder(List<String> parent, String name) {
+    Path folder = catalog().location().localPath();
+    for (String p : parent) {
+      folder = folder.resolve(p);
+    }
+    return Files.isDirectory(folder.resolve(name));
+  }
+
+  /** The folders a dotted name stands for under a parent, each existing exactly; or null. */
+  private List<String> nestedFolders(List<String> parent, String dotted) {
+    List<String> at = new ArrayList<>(parent);
+    for (String part : dotted.split("\\.", -1)) {
+      if (part.isEmpty() || !isFolder(at, part)) {
         return null;
       }
-      path.add(match);
+      at.add(part);
     }
-    return path;
+    return at.subList(parent.size(), at.size());
   }
 
   private List<String> withoutDefaultSchema(DdlParser.Name name) {

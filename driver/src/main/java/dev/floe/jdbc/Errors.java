@@ -26,7 +26,39 @@ final class Errors {
   private static final Pattern COLUMN_NOT_FOUND =
       Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
 
+  private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
+
   private Errors() {}
+
+  /** A JDBC call into Calcite that returns a value. */
+  @FunctionalInterface
+  interface Call<T> {
+    T call() throws SQLException;
+  }
+
+  /** A JDBC call into Calcite that returns nothing. */
+  @FunctionalInterface
+  interface VoidCall {
+    void run() throws SQLException;
+  }
+
+  /** Makes a call into Calcite; its failures become SQLExceptions as {@link #toSql} makes them. */
+  static <T> T call(Call<T> call) throws SQLException {
+    try {
+      return call.call();
+    } catch (SQLException | RuntimeException e) {
+      throw toSql(e);
+    }
+  }
+
+  /** As {@link #call}, for a call that returns nothing. */
+  static void run(VoidCall call) throws SQLException {
+    try {
+      call.run();
+    } catch (SQLException | RuntimeException e) {
+      throw toSql(e);
+    }
+  }
 
   /** Converts any failure into the SQLException a user should see. */
   static SQLException toSql(Throwable failure) {
@@ -100,8 +132,41 @@ final class Errors {
     if (failure instanceof SQLException && ((SQLException) failure).getSQLState() != null) {
       return (SQLException) failure;
     }
+    if (failure instanceof SQLException) {
+      return stateless((SQLException) failure);
+    }
     String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
     return create("HY000", message, failure);
+  }
+
+  /**
+   * Gives a SQLState to an exception Calcite or Avatica threw without one: features they lack are
+   * 0A000, conversions they cannot make 22018, unknown column labels 42S22, a cancelled statement
+   * 57014, use after close 08003.
+   */
+  private static SQLException stateless(SQLException e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (e instanceof SQLFeatureNotSupportedException) {
+      return create(FloeError.NOT_SUPPORTED.sqlState(), FloeError.NOT_SUPPORTED.format(message), e);
+    }
+    if (e instanceof SQLDataException) {
+      return create(FloeError.INVALID_CAST.sqlState(), "Cannot convert value: " + message, e);
+    }
+    Matcher label = LABEL_NOT_FOUND.matcher(message);
+    if (label.matches()) {
+      return create(
+          FloeError.COLUMN_NOT_FOUND.sqlState(),
+          FloeError.COLUMN_NOT_FOUND.format("'" + label.group(1) + "' in the result set"),
+          e);
+    }
+    if (message.equals("Statement canceled")) {
+      return create(
+          FloeError.CANCELLED.sqlState(), FloeError.CANCELLED.format("the statement was cancelled"), e);
+    }
+    if (message.endsWith(" closed") || message.endsWith(" is closed")) {
+      return create(FloeError.CLOSED.sqlState(), message, e);
+    }
+    return create("HY000", message, e);
   }
 
   /** Creates the SQLException subclass for a SQLState. */

@@ -7,13 +7,21 @@ import dev.floe.txn.FloeSession;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
+import java.sql.Savepoint;
+import java.sql.ShardingKey;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
@@ -31,6 +39,8 @@ public final class FloeConnection extends ForwardingConnection {
   private final Properties properties;
   private final Ddl ddl;
   private final List<FloeStatement> statements = new ArrayList<>();
+  private final Properties clientInfo = new Properties();
+  private SQLWarning warnings;
   private volatile boolean closed;
 
   FloeConnection(
@@ -69,6 +79,13 @@ public final class FloeConnection extends ForwardingConnection {
     }
   }
 
+  /** Every call forwarded to Calcite checks first that this connection is open. */
+  @Override
+  Connection open() throws SQLException {
+    checkOpen();
+    return calcite;
+  }
+
   /** {@inheritDoc} */
   @Override
   public Statement createStatement() throws SQLException {
@@ -76,24 +93,25 @@ public final class FloeConnection extends ForwardingConnection {
     return track(new FloeStatement(this, calcite.createStatement()));
   }
 
-  /** {@inheritDoc} */
+  /**
+   * Floe's result sets are forward-only and read-only; asked for another kind, the statement is
+   * made forward-only and read-only and the connection gets a warning, as JDBC prescribes.
+   */
   @Override
   public Statement createStatement(int resultSetType, int resultSetConcurrency)
       throws SQLException {
     checkOpen();
-    return track(
-        new FloeStatement(this, calcite.createStatement(resultSetType, resultSetConcurrency)));
+    downgrade(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
+    return createStatement();
   }
 
-  /** {@inheritDoc} */
+  /** As {@link #createStatement(int, int)}. */
   @Override
   public Statement createStatement(
       int resultSetType, int resultSetConcurrency, int resultSetHoldability) throws SQLException {
     checkOpen();
-    return track(
-        new FloeStatement(
-            this,
-            calcite.createStatement(resultSetType, resultSetConcurrency, resultSetHoldability)));
+    downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
+    return createStatement();
   }
 
   /** {@inheritDoc} */
@@ -103,19 +121,42 @@ public final class FloeConnection extends ForwardingConnection {
     return track(FloePreparedStatement.prepare(this, sql));
   }
 
-  /** {@inheritDoc} */
+  /** As {@link #createStatement(int, int)}. */
   @Override
   public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
       throws SQLException {
+    checkOpen();
+    downgrade(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
     return prepareStatement(sql);
   }
 
-  /** {@inheritDoc} */
+  /** As {@link #createStatement(int, int)}. */
   @Override
   public PreparedStatement prepareStatement(
       String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
       throws SQLException {
+    checkOpen();
+    downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
     return prepareStatement(sql);
+  }
+
+  private void downgrade(int type, int concurrency, int holdability) {
+    if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
+      warn("Floe's result sets are forward-only and read-only; the statement makes such result sets");
+    }
+    if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
+      warn("Floe's result sets are held over commit; the statement makes such result sets");
+    }
+  }
+
+  /** Adds a warning to the connection's chain (SQLState 01000). */
+  void warn(String message) {
+    SQLWarning warning = new SQLWarning(message, "01000");
+    if (warnings == null) {
+      warnings = warning;
+    } else {
+      warnings.setNextWarning(warning);
+    }
   }
 
   /** Generated keys do not exist in Iceberg tables; the statement is prepared without them. */
@@ -294,13 +335,166 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public SQLWarning getWarnings() throws SQLException {
     checkOpen();
-    return null;
+    return warnings;
   }
 
   /** {@inheritDoc} */
   @Override
   public void clearWarnings() throws SQLException {
     checkOpen();
+    warnings = null;
+  }
+
+  /** Kept with the connection for the client to read back; Floe has no server to send it to. */
+  @Override
+  public void setClientInfo(String name, String value) throws SQLClientInfoException {
+    checkClientInfo();
+    if (value == null) {
+      clientInfo.remove(name);
+    } else {
+      clientInfo.setProperty(name, value);
+    }
+  }
+
+  /** As {@link #setClientInfo(String, String)}; replaces all client info. */
+  @Override
+  public void setClientInfo(Properties properties) throws SQLClientInfoException {
+    checkClientInfo();
+    clientInfo.clear();
+    if (properties != null) {
+      clientInfo.putAll(properties);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getClientInfo(String name) throws SQLException {
+    checkOpen();
+    return clientInfo.getProperty(name);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public Properties getClientInfo() throws SQLException {
+    checkOpen();
+    Properties copy = new Properties();
+    copy.putAll(clientInfo);
+    return copy;
+  }
+
+  private void checkClientInfo() throws SQLClientInfoException {
+    if (closed) {
+      SQLException e = Errors.of(FloeError.CLOSED, "connection to " + location);
+      throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), Map.of(), e);
+    }
+  }
+
+  /** Savepoints are not supported (0A000): an Iceberg transaction cannot be partly undone. */
+  @Override
+  public Savepoint setSavepoint() throws SQLException {
+    checkOpen();
+    throw Errors.of(FloeError.NOT_SUPPORTED, "savepoints");
+  }
+
+  /** As {@link #setSavepoint()}. */
+  @Override
+  public Savepoint setSavepoint(String name) throws SQLException {
+    return setSavepoint();
+  }
+
+  /** As {@link #setSavepoint()}. */
+  @Override
+  public void rollback(Savepoint savepoint) throws SQLException {
+    setSavepoint();
+  }
+
+  /** As {@link #setSavepoint()}. */
+  @Override
+  public void releaseSavepoint(Savepoint savepoint) throws SQLException {
+    setSavepoint();
+  }
+
+  /** Floe has no stored procedures to call (0A000). */
+  @Override
+  public CallableStatement prepareCall(String sql) throws SQLException {
+    checkOpen();
+    throw Errors.of(FloeError.NOT_SUPPORTED, "stored procedures (prepareCall)");
+  }
+
+  /** As {@link #prepareCall(String)}. */
+  @Override
+  public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency)
+      throws SQLException {
+    return prepareCall(sql);
+  }
+
+  /** As {@link #prepareCall(String)}. */
+  @Override
+  public CallableStatement prepareCall(
+      String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+      throws SQLException {
+    return prepareCall(sql);
+  }
+
+  /** Floe's SQL is what runs: JDBC escapes are understood as they are. */
+  @Override
+  public String nativeSQL(String sql) throws SQLException {
+    checkOpen();
+    return sql;
+  }
+
+  /** No user-defined types are mapped: always an empty map. */
+  @Override
+  public Map<String, Class<?>> getTypeMap() throws SQLException {
+    checkOpen();
+    return new HashMap<>();
+  }
+
+  /** Only an empty type map is accepted: Floe has no user-defined types to map. */
+  @Override
+  public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+    checkOpen();
+    if (map != null && !map.isEmpty()) {
+      throw Errors.of(FloeError.NOT_SUPPORTED, "mapping user-defined types");
+    }
+  }
+
+  /** Floe is not sharded (0A000). */
+  @Override
+  public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey)
+      throws SQLException {
+    checkOpen();
+    throw Errors.of(FloeError.NOT_SUPPORTED, "sharding keys");
+  }
+
+  /** As {@link #setShardingKey(ShardingKey, ShardingKey)}. */
+  @Override
+  public void setShardingKey(ShardingKey shardingKey) throws SQLException {
+    setShardingKey(shardingKey, null);
+  }
+
+  /** As {@link #setShardingKey(ShardingKey, ShardingKey)}. */
+  @Override
+  public boolean setShardingKeyIfValid(
+      ShardingKey shardingKey, ShardingKey superShardingKey, int timeout) throws SQLException {
+    setShardingKey(shardingKey, superShardingKey);
+    return false;
+  }
+
+  /** As {@link #setShardingKey(ShardingKey, ShardingKey)}. */
+  @Override
+  public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
+    setShardingKey(shardingKey, null);
+    return false;
+  }
+
+  /** Closes the connection at once, rolling back pending work, as {@link #close()} does. */
+  @Override
+  public void abort(Executor executor) throws SQLException {
+    if (executor == null) {
+      throw Errors.create("HY000", "Cannot abort the connection: the executor is null", null);
+    }
+    close();
   }
 
   /** {@inheritDoc} */
@@ -316,18 +510,48 @@ public final class FloeConnection extends ForwardingConnection {
     checkOpen();
   }
 
-  /** {@inheritDoc} */
+  /** The current schema, by its JDBC name ({@link LakeSchemas}). */
   @Override
   public String getSchema() throws SQLException {
     checkOpen();
     return calcite.getSchema();
   }
 
-  /** {@inheritDoc} */
+  /**
+   * Makes a schema current, by its JDBC name as {@code getSchemas} reports it ({@code main}, {@code
+   * sales}, {@code sales.eu}; an unambiguous spelling in another case also works). Unqualified
+   * table names are then looked up in that schema first, then in {@code main}; CREATE TABLE of an
+   * unqualified name creates it there. An unknown schema is 3F000.
+   */
   @Override
   public void setSchema(String schema) throws SQLException {
     checkOpen();
-    calcite.setSchema(schema);
+    if (schema == null) {
+      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, "null");
+    }
+    List<String> path;
+    try (ContextLoader ignored = ContextLoader.enter()) {
+      path = LakeSchemas.resolve(session.catalog(), schema);
+    } catch (RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+    if (path == null) {
+      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, schema + " under " + location);
+    }
+    calcite.setSchema(LakeSchemas.name(path));
+  }
+
+  /** The path under the root of the current schema. */
+  List<String> schemaPath() throws SQLException {
+    String name = getSchema();
+    if (name == null || name.equals(LakeSchemas.ROOT)) {
+      return List.of();
+    }
+    List<String> path = LakeSchemas.resolve(session.catalog(), name);
+    if (path == null) {
+      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, name + " under " + location);
+    }
+    return path;
   }
 
   @Override

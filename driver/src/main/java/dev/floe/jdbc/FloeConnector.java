@@ -44,12 +44,17 @@ public final class FloeConnector {
     }
   }
 
-  private static Connection open(String url, Properties info) throws SQLException {
+  /**
+   * The connection properties of a URL and its {@link Properties}: a key given in both takes the
+   * URL's value.
+   */
+  public static Properties properties(String url, Properties info) {
     String rest = url.substring(FloeDriver.URL_PREFIX.length());
     Properties properties = new Properties();
-    properties.putAll(info);
+    if (info != null) {
+      properties.putAll(info);
+    }
     int question = rest.indexOf('?');
-    String locationText = question < 0 ? rest : rest.substring(0, question);
     if (question >= 0) {
       for (String pair : rest.substring(question + 1).split("&")) {
         if (pair.isEmpty()) {
@@ -61,6 +66,14 @@ public final class FloeConnector {
         properties.setProperty(key, value);
       }
     }
+    return properties;
+  }
+
+  private static Connection open(String url, Properties info) throws SQLException {
+    String rest = url.substring(FloeDriver.URL_PREFIX.length());
+    Properties properties = properties(url, info);
+    int question = rest.indexOf('?');
+    String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
     if (location.isS3()) {
       throw Errors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);

@@ -3,11 +3,13 @@ package dev.floe.jdbc;
 import dev.floe.error.FloeError;
 import dev.floe.planner.rel.TemporalValues;
 import java.sql.Date;
+import java.sql.JDBCType;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLType;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -54,6 +56,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     this.bindings = new Binding[parameters.getParameterCount() + 1];
     this.values = new Object[bindings.length];
     this.fast = FastInsert.analyze(connection, sql);
+    this.poolable = true;
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
@@ -190,7 +193,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
-    return calcite.getMetaData();
+    ResultSetMetaData meta = calcite.getMetaData();
+    return meta == null ? null : new FloeResultSetMetaData(floeConnection(), meta);
   }
 
   /** {@inheritDoc} */
@@ -377,6 +381,27 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
     setObject(index, x, targetSqlType);
+  }
+
+  /** As {@link #setObject(int, Object, int)}, for the types of {@link java.sql.JDBCType}. */
+  @Override
+  public void setObject(int index, Object x, SQLType targetSqlType) throws SQLException {
+    setObject(index, x, jdbcType(targetSqlType));
+  }
+
+  /** As {@link #setObject(int, Object, int, int)}, for the types of {@link java.sql.JDBCType}. */
+  @Override
+  public void setObject(int index, Object x, SQLType targetSqlType, int scaleOrLength)
+      throws SQLException {
+    setObject(index, x, jdbcType(targetSqlType), scaleOrLength);
+  }
+
+  private int jdbcType(SQLType type) throws SQLException {
+    checkOpen();
+    if (!(type instanceof JDBCType)) {
+      throw Errors.of(FloeError.NOT_SUPPORTED, "parameters of SQL type " + type);
+    }
+    return type.getVendorTypeNumber();
   }
 
   /** {@inheritDoc} */

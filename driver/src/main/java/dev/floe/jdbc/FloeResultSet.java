@@ -21,6 +21,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Calendar;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * A Floe result set. Dates, times and timestamps travel as numbers (days, milliseconds of the day,
@@ -47,6 +48,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private final int[] precisions;
   private final ZoneId sessionZone;
   private boolean closed;
+  private FloeResultSetMetaData metaData;
 
   FloeResultSet(FloeStatement statement, ResultSet calcite) throws SQLException {
     super(calcite);
@@ -76,6 +78,7 @@ final class FloeResultSet extends ForwardingResultSet {
   }
 
   private Kind kind(int column) throws SQLException {
+    checkOpen();
     if (column < 1 || column >= kinds.length) {
       throw Errors.create("07009", "Cannot read column " + column + ": there are " + (kinds.length - 1), null);
     }
@@ -97,6 +100,13 @@ final class FloeResultSet extends ForwardingResultSet {
     if (closed) {
       throw Errors.of(FloeError.CLOSED, "result set");
     }
+  }
+
+  /** Every call forwarded to Calcite checks first that this result set is open. */
+  @Override
+  ResultSet open() throws SQLException {
+    checkOpen();
+    return calcite;
   }
 
   /** {@inheritDoc} */
@@ -121,8 +131,19 @@ final class FloeResultSet extends ForwardingResultSet {
 
   /** {@inheritDoc} */
   @Override
-  public Statement getStatement() {
+  public Statement getStatement() throws SQLException {
+    checkOpen();
     return statement;
+  }
+
+  /** The columns as {@code DatabaseMetaData.getColumns} describes them. */
+  @Override
+  public ResultSetMetaData getMetaData() throws SQLException {
+    checkOpen();
+    if (metaData == null) {
+      metaData = new FloeResultSetMetaData(statement.floeConnection(), calcite.getMetaData());
+    }
+    return metaData;
   }
 
   // ---- exact datetime values --------------------------------------------------------------
@@ -160,7 +181,7 @@ final class FloeResultSet extends ForwardingResultSet {
       default:
         {
           String text = calcite.getString(column);
-          return text == null ? null : LocalDate.parse(text.trim());
+          return text == null ? null : parse(column, text, t -> LocalDate.parse(t.trim()));
         }
     }
   }
@@ -185,7 +206,7 @@ final class FloeResultSet extends ForwardingResultSet {
       default:
         {
           String text = calcite.getString(column);
-          return text == null ? null : LocalTime.parse(text.trim());
+          return text == null ? null : parse(column, text, t -> LocalTime.parse(t.trim()));
         }
     }
   }
@@ -213,8 +234,23 @@ final class FloeResultSet extends ForwardingResultSet {
       default:
         {
           String text = calcite.getString(column);
-          return text == null ? null : TemporalValues.parse(text.replace('T', ' '));
+          return text == null
+              ? null
+              : parse(column, text, t -> TemporalValues.parse(t.replace('T', ' ')));
         }
+    }
+  }
+
+  /** Reads a datetime from a column that holds text (or a number); a bad one is 22007. */
+  private static <T> T parse(int column, String text, Function<String, T> parser)
+      throws SQLException {
+    try {
+      return parser.apply(text);
+    } catch (RuntimeException e) {
+      throw Errors.create(
+          FloeError.INVALID_DATETIME.sqlState(),
+          FloeError.INVALID_DATETIME.format("'" + text + "' in column " + column, e.getMessage()),
+          e);
     }
   }
 
@@ -341,6 +377,7 @@ final class FloeResultSet extends ForwardingResultSet {
   /** Supports the JDBC 4.2 {@code java.time} classes as well as the usual ones. */
   @Override
   public <T> T getObject(int column, Class<T> type) throws SQLException {
+    kind(column);
     if (type == null) {
       throw Errors.create("HY000", "Cannot convert a column to a null type", null);
     }

@@ -18,264 +18,272 @@ abstract class ForwardingConnection implements java.sql.Connection {
     return delegate;
   }
 
+  /**
+   * The wrapped object, for a call made through this wrapper: Floe's classes override this to
+   * refuse calls once they are closed (SQLState 08003), before the wrapped object is reached.
+   */
+  java.sql.Connection open() throws java.sql.SQLException {
+    return delegate;
+  }
+
   @Override
   public java.sql.Statement createStatement() throws java.sql.SQLException {
-    return delegate.createStatement();
+    return Errors.call(() -> open().createStatement());
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0);
+    return Errors.call(() -> open().prepareStatement(p0));
   }
 
   @Override
   public java.sql.CallableStatement prepareCall(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.prepareCall(p0);
+    return Errors.call(() -> open().prepareCall(p0));
   }
 
   @Override
   public java.lang.String nativeSQL(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.nativeSQL(p0);
+    return Errors.call(() -> open().nativeSQL(p0));
   }
 
   @Override
   public void setAutoCommit(boolean p0) throws java.sql.SQLException {
-    delegate.setAutoCommit(p0);
+    Errors.run(() -> open().setAutoCommit(p0));
   }
 
   @Override
   public boolean getAutoCommit() throws java.sql.SQLException {
-    return delegate.getAutoCommit();
+    return Errors.call(() -> open().getAutoCommit());
   }
 
   @Override
   public void commit() throws java.sql.SQLException {
-    delegate.commit();
+    Errors.run(() -> open().commit());
   }
 
   @Override
   public void rollback() throws java.sql.SQLException {
-    delegate.rollback();
+    Errors.run(() -> open().rollback());
   }
 
   @Override
   public void close() throws java.sql.SQLException {
-    delegate.close();
+    Errors.run(() -> open().close());
   }
 
   @Override
   public boolean isClosed() throws java.sql.SQLException {
-    return delegate.isClosed();
+    return Errors.call(() -> open().isClosed());
   }
 
   @Override
   public java.sql.DatabaseMetaData getMetaData() throws java.sql.SQLException {
-    return delegate.getMetaData();
+    return Errors.call(() -> open().getMetaData());
   }
 
   @Override
   public void setReadOnly(boolean p0) throws java.sql.SQLException {
-    delegate.setReadOnly(p0);
+    Errors.run(() -> open().setReadOnly(p0));
   }
 
   @Override
   public boolean isReadOnly() throws java.sql.SQLException {
-    return delegate.isReadOnly();
+    return Errors.call(() -> open().isReadOnly());
   }
 
   @Override
   public void setCatalog(java.lang.String p0) throws java.sql.SQLException {
-    delegate.setCatalog(p0);
+    Errors.run(() -> open().setCatalog(p0));
   }
 
   @Override
   public java.lang.String getCatalog() throws java.sql.SQLException {
-    return delegate.getCatalog();
+    return Errors.call(() -> open().getCatalog());
   }
 
   @Override
   public void setTransactionIsolation(int p0) throws java.sql.SQLException {
-    delegate.setTransactionIsolation(p0);
+    Errors.run(() -> open().setTransactionIsolation(p0));
   }
 
   @Override
   public int getTransactionIsolation() throws java.sql.SQLException {
-    return delegate.getTransactionIsolation();
+    return Errors.call(() -> open().getTransactionIsolation());
   }
 
   @Override
   public java.sql.SQLWarning getWarnings() throws java.sql.SQLException {
-    return delegate.getWarnings();
+    return Errors.call(() -> open().getWarnings());
   }
 
   @Override
   public void clearWarnings() throws java.sql.SQLException {
-    delegate.clearWarnings();
+    Errors.run(() -> open().clearWarnings());
   }
 
   @Override
   public java.sql.Statement createStatement(int p0, int p1) throws java.sql.SQLException {
-    return delegate.createStatement(p0, p1);
+    return Errors.call(() -> open().createStatement(p0, p1));
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0, p1, p2);
+    return Errors.call(() -> open().prepareStatement(p0, p1, p2));
   }
 
   @Override
   public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2) throws java.sql.SQLException {
-    return delegate.prepareCall(p0, p1, p2);
+    return Errors.call(() -> open().prepareCall(p0, p1, p2));
   }
 
   @Override
   public java.util.Map<java.lang.String, java.lang.Class<?>> getTypeMap() throws java.sql.SQLException {
-    return delegate.getTypeMap();
+    return Errors.call(() -> open().getTypeMap());
   }
 
   @Override
   public void setTypeMap(java.util.Map<java.lang.String, java.lang.Class<?>> p0) throws java.sql.SQLException {
-    delegate.setTypeMap(p0);
+    Errors.run(() -> open().setTypeMap(p0));
   }
 
   @Override
   public void setHoldability(int p0) throws java.sql.SQLException {
-    delegate.setHoldability(p0);
+    Errors.run(() -> open().setHoldability(p0));
   }
 
   @Override
   public int getHoldability() throws java.sql.SQLException {
-    return delegate.getHoldability();
+    return Errors.call(() -> open().getHoldability());
   }
 
   @Override
   public java.sql.Savepoint setSavepoint() throws java.sql.SQLException {
-    return delegate.setSavepoint();
+    return Errors.call(() -> open().setSavepoint());
   }
 
   @Override
   public java.sql.Savepoint setSavepoint(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.setSavepoint(p0);
+    return Errors.call(() -> open().setSavepoint(p0));
   }
 
   @Override
   public void rollback(java.sql.Savepoint p0) throws java.sql.SQLException {
-    delegate.rollback(p0);
+    Errors.run(() -> open().rollback(p0));
   }
 
   @Override
   public void releaseSavepoint(java.sql.Savepoint p0) throws java.sql.SQLException {
-    delegate.releaseSavepoint(p0);
+    Errors.run(() -> open().releaseSavepoint(p0));
   }
 
   @Override
   public java.sql.Statement createStatement(int p0, int p1, int p2) throws java.sql.SQLException {
-    return delegate.createStatement(p0, p1, p2);
+    return Errors.call(() -> open().createStatement(p0, p1, p2));
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2, int p3) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0, p1, p2, p3);
+    return Errors.call(() -> open().prepareStatement(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2, int p3) throws java.sql.SQLException {
-    return delegate.prepareCall(p0, p1, p2, p3);
+    return Errors.call(() -> open().prepareCall(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0, p1);
+    return Errors.call(() -> open().prepareStatement(p0, p1));
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int[] p1) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0, p1);
+    return Errors.call(() -> open().prepareStatement(p0, p1));
   }
 
   @Override
   public java.sql.PreparedStatement prepareStatement(java.lang.String p0, java.lang.String[] p1) throws java.sql.SQLException {
-    return delegate.prepareStatement(p0, p1);
+    return Errors.call(() -> open().prepareStatement(p0, p1));
   }
 
   @Override
   public java.sql.Clob createClob() throws java.sql.SQLException {
-    return delegate.createClob();
+    return Errors.call(() -> open().createClob());
   }
 
   @Override
   public java.sql.Blob createBlob() throws java.sql.SQLException {
-    return delegate.createBlob();
+    return Errors.call(() -> open().createBlob());
   }
 
   @Override
   public java.sql.NClob createNClob() throws java.sql.SQLException {
-    return delegate.createNClob();
+    return Errors.call(() -> open().createNClob());
   }
 
   @Override
   public java.sql.SQLXML createSQLXML() throws java.sql.SQLException {
-    return delegate.createSQLXML();
+    return Errors.call(() -> open().createSQLXML());
   }
 
   @Override
   public boolean isValid(int p0) throws java.sql.SQLException {
-    return delegate.isValid(p0);
+    return Errors.call(() -> open().isValid(p0));
   }
 
   @Override
   public void setClientInfo(java.lang.String p0, java.lang.String p1) throws java.sql.SQLClientInfoException {
-    delegate.setClientInfo(p0, p1);
+    delegate().setClientInfo(p0, p1);
   }
 
   @Override
   public void setClientInfo(java.util.Properties p0) throws java.sql.SQLClientInfoException {
-    delegate.setClientInfo(p0);
+    delegate().setClientInfo(p0);
   }
 
   @Override
   public java.lang.String getClientInfo(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getClientInfo(p0);
+    return Errors.call(() -> open().getClientInfo(p0));
   }
 
   @Override
   public java.util.Properties getClientInfo() throws java.sql.SQLException {
-    return delegate.getClientInfo();
+    return Errors.call(() -> open().getClientInfo());
   }
 
   @Override
   public java.sql.Array createArrayOf(java.lang.String p0, java.lang.Object[] p1) throws java.sql.SQLException {
-    return delegate.createArrayOf(p0, p1);
+    return Errors.call(() -> open().createArrayOf(p0, p1));
   }
 
   @Override
   public java.sql.Struct createStruct(java.lang.String p0, java.lang.Object[] p1) throws java.sql.SQLException {
-    return delegate.createStruct(p0, p1);
+    return Errors.call(() -> open().createStruct(p0, p1));
   }
 
   @Override
   public void setSchema(java.lang.String p0) throws java.sql.SQLException {
-    delegate.setSchema(p0);
+    Errors.run(() -> open().setSchema(p0));
   }
 
   @Override
   public java.lang.String getSchema() throws java.sql.SQLException {
-    return delegate.getSchema();
+    return Errors.call(() -> open().getSchema());
   }
 
   @Override
   public void abort(java.util.concurrent.Executor p0) throws java.sql.SQLException {
-    delegate.abort(p0);
+    Errors.run(() -> open().abort(p0));
   }
 
   @Override
   public void setNetworkTimeout(java.util.concurrent.Executor p0, int p1) throws java.sql.SQLException {
-    delegate.setNetworkTimeout(p0, p1);
+    Errors.run(() -> open().setNetworkTimeout(p0, p1));
   }
 
   @Override
   public int getNetworkTimeout() throws java.sql.SQLException {
-    return delegate.getNetworkTimeout();
+    return Errors.call(() -> open().getNetworkTimeout());
   }
 
   @Override
@@ -283,12 +291,12 @@ abstract class ForwardingConnection implements java.sql.Connection {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    return delegate.unwrap(iface);
+    return Errors.call(() -> open().unwrap(iface));
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
-    return iface.isInstance(this) || delegate.isWrapperFor(iface);
+    return iface.isInstance(this) || open().isWrapperFor(iface);
   }
 
 }

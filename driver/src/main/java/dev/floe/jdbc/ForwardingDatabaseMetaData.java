@@ -18,69 +18,77 @@ abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMetaData {
     return delegate;
   }
 
+  /**
+   * The wrapped object, for a call made through this wrapper: Floe's classes override this to
+   * refuse calls once they are closed (SQLState 08003), before the wrapped object is reached.
+   */
+  java.sql.DatabaseMetaData open() throws java.sql.SQLException {
+    return delegate;
+  }
+
   @Override
   public boolean allProceduresAreCallable() throws java.sql.SQLException {
-    return delegate.allProceduresAreCallable();
+    return Errors.call(() -> open().allProceduresAreCallable());
   }
 
   @Override
   public boolean allTablesAreSelectable() throws java.sql.SQLException {
-    return delegate.allTablesAreSelectable();
+    return Errors.call(() -> open().allTablesAreSelectable());
   }
 
   @Override
   public java.lang.String getURL() throws java.sql.SQLException {
-    return delegate.getURL();
+    return Errors.call(() -> open().getURL());
   }
 
   @Override
   public java.lang.String getUserName() throws java.sql.SQLException {
-    return delegate.getUserName();
+    return Errors.call(() -> open().getUserName());
   }
 
   @Override
   public boolean isReadOnly() throws java.sql.SQLException {
-    return delegate.isReadOnly();
+    return Errors.call(() -> open().isReadOnly());
   }
 
   @Override
   public boolean nullsAreSortedHigh() throws java.sql.SQLException {
-    return delegate.nullsAreSortedHigh();
+    return Errors.call(() -> open().nullsAreSortedHigh());
   }
 
   @Override
   public boolean nullsAreSortedLow() throws java.sql.SQLException {
-    return delegate.nullsAreSortedLow();
+    return Errors.call(() -> open().nullsAreSortedLow());
   }
 
   @Override
   public boolean nullsAreSortedAtStart() throws java.sql.SQLException {
-    return delegate.nullsAreSortedAtStart();
+    return Errors.call(() -> open().nullsAreSortedAtStart());
   }
 
   @Override
   public boolean nullsAreSortedAtEnd() throws java.sql.SQLException {
-    return delegate.nullsAreSortedAtEnd();
+    return Errors.call(() -> open().nullsAreSortedAtEnd());
   }
 
   @Override
   public java.lang.String getDatabaseProductName() throws java.sql.SQLException {
-    return delegate.getDatabaseProductName();
+    return Errors.call(() -> open().getDatabaseProductName());
   }
 
   @Override
   public java.lang.String getDatabaseProductVersion() throws java.sql.SQLException {
-    return delegate.getDatabaseProductVersion();
+    return Errors.call(() -> open().getDatabaseProductVersion());
   }
 
   @Override
   public java.lang.String getDriverName() throws java.sql.SQLException {
-    return delegate.getDriverName();
+    return Errors.call(() -> open().getDriverName());
   }
 
   @Override
   public java.lang.String getDriverVersion() throws java.sql.SQLException {
-    return delegate.getDriverVersion();
+    return Errors.call(() -> open().getDriverVersion());
   }
 
   @Override
@@ -95,797 +103,797 @@ abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMetaData {
 
   @Override
   public boolean usesLocalFiles() throws java.sql.SQLException {
-    return delegate.usesLocalFiles();
+    return Errors.call(() -> open().usesLocalFiles());
   }
 
   @Override
   public boolean usesLocalFilePerTable() throws java.sql.SQLException {
-    return delegate.usesLocalFilePerTable();
+    return Errors.call(() -> open().usesLocalFilePerTable());
   }
 
   @Override
   public boolean supportsMixedCaseIdentifiers() throws java.sql.SQLException {
-    return delegate.supportsMixedCaseIdentifiers();
+    return Errors.call(() -> open().supportsMixedCaseIdentifiers());
   }
 
   @Override
   public boolean storesUpperCaseIdentifiers() throws java.sql.SQLException {
-    return delegate.storesUpperCaseIdentifiers();
+    return Errors.call(() -> open().storesUpperCaseIdentifiers());
   }
 
   @Override
   public boolean storesLowerCaseIdentifiers() throws java.sql.SQLException {
-    return delegate.storesLowerCaseIdentifiers();
+    return Errors.call(() -> open().storesLowerCaseIdentifiers());
   }
 
   @Override
   public boolean storesMixedCaseIdentifiers() throws java.sql.SQLException {
-    return delegate.storesMixedCaseIdentifiers();
+    return Errors.call(() -> open().storesMixedCaseIdentifiers());
   }
 
   @Override
   public boolean supportsMixedCaseQuotedIdentifiers() throws java.sql.SQLException {
-    return delegate.supportsMixedCaseQuotedIdentifiers();
+    return Errors.call(() -> open().supportsMixedCaseQuotedIdentifiers());
   }
 
   @Override
   public boolean storesUpperCaseQuotedIdentifiers() throws java.sql.SQLException {
-    return delegate.storesUpperCaseQuotedIdentifiers();
+    return Errors.call(() -> open().storesUpperCaseQuotedIdentifiers());
   }
 
   @Override
   public boolean storesLowerCaseQuotedIdentifiers() throws java.sql.SQLException {
-    return delegate.storesLowerCaseQuotedIdentifiers();
+    return Errors.call(() -> open().storesLowerCaseQuotedIdentifiers());
   }
 
   @Override
   public boolean storesMixedCaseQuotedIdentifiers() throws java.sql.SQLException {
-    return delegate.storesMixedCaseQuotedIdentifiers();
+    return Errors.call(() -> open().storesMixedCaseQuotedIdentifiers());
   }
 
   @Override
   public java.lang.String getIdentifierQuoteString() throws java.sql.SQLException {
-    return delegate.getIdentifierQuoteString();
+    return Errors.call(() -> open().getIdentifierQuoteString());
   }
 
   @Override
   public java.lang.String getSQLKeywords() throws java.sql.SQLException {
-    return delegate.getSQLKeywords();
+    return Errors.call(() -> open().getSQLKeywords());
   }
 
   @Override
   public java.lang.String getNumericFunctions() throws java.sql.SQLException {
-    return delegate.getNumericFunctions();
+    return Errors.call(() -> open().getNumericFunctions());
   }
 
   @Override
   public java.lang.String getStringFunctions() throws java.sql.SQLException {
-    return delegate.getStringFunctions();
+    return Errors.call(() -> open().getStringFunctions());
   }
 
   @Override
   public java.lang.String getSystemFunctions() throws java.sql.SQLException {
-    return delegate.getSystemFunctions();
+    return Errors.call(() -> open().getSystemFunctions());
   }
 
   @Override
   public java.lang.String getTimeDateFunctions() throws java.sql.SQLException {
-    return delegate.getTimeDateFunctions();
+    return Errors.call(() -> open().getTimeDateFunctions());
   }
 
   @Override
   public java.lang.String getSearchStringEscape() throws java.sql.SQLException {
-    return delegate.getSearchStringEscape();
+    return Errors.call(() -> open().getSearchStringEscape());
   }
 
   @Override
   public java.lang.String getExtraNameCharacters() throws java.sql.SQLException {
-    return delegate.getExtraNameCharacters();
+    return Errors.call(() -> open().getExtraNameCharacters());
   }
 
   @Override
   public boolean supportsAlterTableWithAddColumn() throws java.sql.SQLException {
-    return delegate.supportsAlterTableWithAddColumn();
+    return Errors.call(() -> open().supportsAlterTableWithAddColumn());
   }
 
   @Override
   public boolean supportsAlterTableWithDropColumn() throws java.sql.SQLException {
-    return delegate.supportsAlterTableWithDropColumn();
+    return Errors.call(() -> open().supportsAlterTableWithDropColumn());
   }
 
   @Override
   public boolean supportsColumnAliasing() throws java.sql.SQLException {
-    return delegate.supportsColumnAliasing();
+    return Errors.call(() -> open().supportsColumnAliasing());
   }
 
   @Override
   public boolean nullPlusNonNullIsNull() throws java.sql.SQLException {
-    return delegate.nullPlusNonNullIsNull();
+    return Errors.call(() -> open().nullPlusNonNullIsNull());
   }
 
   @Override
   public boolean supportsConvert() throws java.sql.SQLException {
-    return delegate.supportsConvert();
+    return Errors.call(() -> open().supportsConvert());
   }
 
   @Override
   public boolean supportsConvert(int p0, int p1) throws java.sql.SQLException {
-    return delegate.supportsConvert(p0, p1);
+    return Errors.call(() -> open().supportsConvert(p0, p1));
   }
 
   @Override
   public boolean supportsTableCorrelationNames() throws java.sql.SQLException {
-    return delegate.supportsTableCorrelationNames();
+    return Errors.call(() -> open().supportsTableCorrelationNames());
   }
 
   @Override
   public boolean supportsDifferentTableCorrelationNames() throws java.sql.SQLException {
-    return delegate.supportsDifferentTableCorrelationNames();
+    return Errors.call(() -> open().supportsDifferentTableCorrelationNames());
   }
 
   @Override
   public boolean supportsExpressionsInOrderBy() throws java.sql.SQLException {
-    return delegate.supportsExpressionsInOrderBy();
+    return Errors.call(() -> open().supportsExpressionsInOrderBy());
   }
 
   @Override
   public boolean supportsOrderByUnrelated() throws java.sql.SQLException {
-    return delegate.supportsOrderByUnrelated();
+    return Errors.call(() -> open().supportsOrderByUnrelated());
   }
 
   @Override
   public boolean supportsGroupBy() throws java.sql.SQLException {
-    return delegate.supportsGroupBy();
+    return Errors.call(() -> open().supportsGroupBy());
   }
 
   @Override
   public boolean supportsGroupByUnrelated() throws java.sql.SQLException {
-    return delegate.supportsGroupByUnrelated();
+    return Errors.call(() -> open().supportsGroupByUnrelated());
   }
 
   @Override
   public boolean supportsGroupByBeyondSelect() throws java.sql.SQLException {
-    return delegate.supportsGroupByBeyondSelect();
+    return Errors.call(() -> open().supportsGroupByBeyondSelect());
   }
 
   @Override
   public boolean supportsLikeEscapeClause() throws java.sql.SQLException {
-    return delegate.supportsLikeEscapeClause();
+    return Errors.call(() -> open().supportsLikeEscapeClause());
   }
 
   @Override
   public boolean supportsMultipleResultSets() throws java.sql.SQLException {
-    return delegate.supportsMultipleResultSets();
+    return Errors.call(() -> open().supportsMultipleResultSets());
   }
 
   @Override
   public boolean supportsMultipleTransactions() throws java.sql.SQLException {
-    return delegate.supportsMultipleTransactions();
+    return Errors.call(() -> open().supportsMultipleTransactions());
   }
 
   @Override
   public boolean supportsNonNullableColumns() throws java.sql.SQLException {
-    return delegate.supportsNonNullableColumns();
+    return Errors.call(() -> open().supportsNonNullableColumns());
   }
 
   @Override
   public boolean supportsMinimumSQLGrammar() throws java.sql.SQLException {
-    return delegate.supportsMinimumSQLGrammar();
+    return Errors.call(() -> open().supportsMinimumSQLGrammar());
   }
 
   @Override
   public boolean supportsCoreSQLGrammar() throws java.sql.SQLException {
-    return delegate.supportsCoreSQLGrammar();
+    return Errors.call(() -> open().supportsCoreSQLGrammar());
   }
 
   @Override
   public boolean supportsExtendedSQLGrammar() throws java.sql.SQLException {
-    return delegate.supportsExtendedSQLGrammar();
+    return Errors.call(() -> open().supportsExtendedSQLGrammar());
   }
 
   @Override
   public boolean supportsANSI92EntryLevelSQL() throws java.sql.SQLException {
-    return delegate.supportsANSI92EntryLevelSQL();
+    return Errors.call(() -> open().supportsANSI92EntryLevelSQL());
   }
 
   @Override
   public boolean supportsANSI92IntermediateSQL() throws java.sql.SQLException {
-    return delegate.supportsANSI92IntermediateSQL();
+    return Errors.call(() -> open().supportsANSI92IntermediateSQL());
   }
 
   @Override
   public boolean supportsANSI92FullSQL() throws java.sql.SQLException {
-    return delegate.supportsANSI92FullSQL();
+    return Errors.call(() -> open().supportsANSI92FullSQL());
   }
 
   @Override
   public boolean supportsIntegrityEnhancementFacility() throws java.sql.SQLException {
-    return delegate.supportsIntegrityEnhancementFacility();
+    return Errors.call(() -> open().supportsIntegrityEnhancementFacility());
   }
 
   @Override
   public boolean supportsOuterJoins() throws java.sql.SQLException {
-    return delegate.supportsOuterJoins();
+    return Errors.call(() -> open().supportsOuterJoins());
   }
 
   @Override
   public boolean supportsFullOuterJoins() throws java.sql.SQLException {
-    return delegate.supportsFullOuterJoins();
+    return Errors.call(() -> open().supportsFullOuterJoins());
   }
 
   @Override
   public boolean supportsLimitedOuterJoins() throws java.sql.SQLException {
-    return delegate.supportsLimitedOuterJoins();
+    return Errors.call(() -> open().supportsLimitedOuterJoins());
   }
 
   @Override
   public java.lang.String getSchemaTerm() throws java.sql.SQLException {
-    return delegate.getSchemaTerm();
+    return Errors.call(() -> open().getSchemaTerm());
   }
 
   @Override
   public java.lang.String getProcedureTerm() throws java.sql.SQLException {
-    return delegate.getProcedureTerm();
+    return Errors.call(() -> open().getProcedureTerm());
   }
 
   @Override
   public java.lang.String getCatalogTerm() throws java.sql.SQLException {
-    return delegate.getCatalogTerm();
+    return Errors.call(() -> open().getCatalogTerm());
   }
 
   @Override
   public boolean isCatalogAtStart() throws java.sql.SQLException {
-    return delegate.isCatalogAtStart();
+    return Errors.call(() -> open().isCatalogAtStart());
   }
 
   @Override
   public java.lang.String getCatalogSeparator() throws java.sql.SQLException {
-    return delegate.getCatalogSeparator();
+    return Errors.call(() -> open().getCatalogSeparator());
   }
 
   @Override
   public boolean supportsSchemasInDataManipulation() throws java.sql.SQLException {
-    return delegate.supportsSchemasInDataManipulation();
+    return Errors.call(() -> open().supportsSchemasInDataManipulation());
   }
 
   @Override
   public boolean supportsSchemasInProcedureCalls() throws java.sql.SQLException {
-    return delegate.supportsSchemasInProcedureCalls();
+    return Errors.call(() -> open().supportsSchemasInProcedureCalls());
   }
 
   @Override
   public boolean supportsSchemasInTableDefinitions() throws java.sql.SQLException {
-    return delegate.supportsSchemasInTableDefinitions();
+    return Errors.call(() -> open().supportsSchemasInTableDefinitions());
   }
 
   @Override
   public boolean supportsSchemasInIndexDefinitions() throws java.sql.SQLException {
-    return delegate.supportsSchemasInIndexDefinitions();
+    return Errors.call(() -> open().supportsSchemasInIndexDefinitions());
   }
 
   @Override
   public boolean supportsSchemasInPrivilegeDefinitions() throws java.sql.SQLException {
-    return delegate.supportsSchemasInPrivilegeDefinitions();
+    return Errors.call(() -> open().supportsSchemasInPrivilegeDefinitions());
   }
 
   @Override
   public boolean supportsCatalogsInDataManipulation() throws java.sql.SQLException {
-    return delegate.supportsCatalogsInDataManipulation();
+    return Errors.call(() -> open().supportsCatalogsInDataManipulation());
   }
 
   @Override
   public boolean supportsCatalogsInProcedureCalls() throws java.sql.SQLException {
-    return delegate.supportsCatalogsInProcedureCalls();
+    return Errors.call(() -> open().supportsCatalogsInProcedureCalls());
   }
 
   @Override
   public boolean supportsCatalogsInTableDefinitions() throws java.sql.SQLException {
-    return delegate.supportsCatalogsInTableDefinitions();
+    return Errors.call(() -> open().supportsCatalogsInTableDefinitions());
   }
 
   @Override
   public boolean supportsCatalogsInIndexDefinitions() throws java.sql.SQLException {
-    return delegate.supportsCatalogsInIndexDefinitions();
+    return Errors.call(() -> open().supportsCatalogsInIndexDefinitions());
   }
 
   @Override
   public boolean supportsCatalogsInPrivilegeDefinitions() throws java.sql.SQLException {
-    return delegate.supportsCatalogsInPrivilegeDefinitions();
+    return Errors.call(() -> open().supportsCatalogsInPrivilegeDefinitions());
   }
 
   @Override
   public boolean supportsPositionedDelete() throws java.sql.SQLException {
-    return delegate.supportsPositionedDelete();
+    return Errors.call(() -> open().supportsPositionedDelete());
   }
 
   @Override
   public boolean supportsPositionedUpdate() throws java.sql.SQLException {
-    return delegate.supportsPositionedUpdate();
+    return Errors.call(() -> open().supportsPositionedUpdate());
   }
 
   @Override
   public boolean supportsSelectForUpdate() throws java.sql.SQLException {
-    return delegate.supportsSelectForUpdate();
+    return Errors.call(() -> open().supportsSelectForUpdate());
   }
 
   @Override
   public boolean supportsStoredProcedures() throws java.sql.SQLException {
-    return delegate.supportsStoredProcedures();
+    return Errors.call(() -> open().supportsStoredProcedures());
   }
 
   @Override
   public boolean supportsSubqueriesInComparisons() throws java.sql.SQLException {
-    return delegate.supportsSubqueriesInComparisons();
+    return Errors.call(() -> open().supportsSubqueriesInComparisons());
   }
 
   @Override
   public boolean supportsSubqueriesInExists() throws java.sql.SQLException {
-    return delegate.supportsSubqueriesInExists();
+    return Errors.call(() -> open().supportsSubqueriesInExists());
   }
 
   @Override
   public boolean supportsSubqueriesInIns() throws java.sql.SQLException {
-    return delegate.supportsSubqueriesInIns();
+    return Errors.call(() -> open().supportsSubqueriesInIns());
   }
 
   @Override
   public boolean supportsSubqueriesInQuantifieds() throws java.sql.SQLException {
-    return delegate.supportsSubqueriesInQuantifieds();
+    return Errors.call(() -> open().supportsSubqueriesInQuantifieds());
   }
 
   @Override
   public boolean supportsCorrelatedSubqueries() throws java.sql.SQLException {
-    return delegate.supportsCorrelatedSubqueries();
+    return Errors.call(() -> open().supportsCorrelatedSubqueries());
   }
 
   @Override
   public boolean supportsUnion() throws java.sql.SQLException {
-    return delegate.supportsUnion();
+    return Errors.call(() -> open().supportsUnion());
   }
 
   @Override
   public boolean supportsUnionAll() throws java.sql.SQLException {
-    return delegate.supportsUnionAll();
+    return Errors.call(() -> open().supportsUnionAll());
   }
 
   @Override
   public boolean supportsOpenCursorsAcrossCommit() throws java.sql.SQLException {
-    return delegate.supportsOpenCursorsAcrossCommit();
+    return Errors.call(() -> open().supportsOpenCursorsAcrossCommit());
   }
 
   @Override
   public boolean supportsOpenCursorsAcrossRollback() throws java.sql.SQLException {
-    return delegate.supportsOpenCursorsAcrossRollback();
+    return Errors.call(() -> open().supportsOpenCursorsAcrossRollback());
   }
 
   @Override
   public boolean supportsOpenStatementsAcrossCommit() throws java.sql.SQLException {
-    return delegate.supportsOpenStatementsAcrossCommit();
+    return Errors.call(() -> open().supportsOpenStatementsAcrossCommit());
   }
 
   @Override
   public boolean supportsOpenStatementsAcrossRollback() throws java.sql.SQLException {
-    return delegate.supportsOpenStatementsAcrossRollback();
+    return Errors.call(() -> open().supportsOpenStatementsAcrossRollback());
   }
 
   @Override
   public int getMaxBinaryLiteralLength() throws java.sql.SQLException {
-    return delegate.getMaxBinaryLiteralLength();
+    return Errors.call(() -> open().getMaxBinaryLiteralLength());
   }
 
   @Override
   public int getMaxCharLiteralLength() throws java.sql.SQLException {
-    return delegate.getMaxCharLiteralLength();
+    return Errors.call(() -> open().getMaxCharLiteralLength());
   }
 
   @Override
   public int getMaxColumnNameLength() throws java.sql.SQLException {
-    return delegate.getMaxColumnNameLength();
+    return Errors.call(() -> open().getMaxColumnNameLength());
   }
 
   @Override
   public int getMaxColumnsInGroupBy() throws java.sql.SQLException {
-    return delegate.getMaxColumnsInGroupBy();
+    return Errors.call(() -> open().getMaxColumnsInGroupBy());
   }
 
   @Override
   public int getMaxColumnsInIndex() throws java.sql.SQLException {
-    return delegate.getMaxColumnsInIndex();
+    return Errors.call(() -> open().getMaxColumnsInIndex());
   }
 
   @Override
   public int getMaxColumnsInOrderBy() throws java.sql.SQLException {
-    return delegate.getMaxColumnsInOrderBy();
+    return Errors.call(() -> open().getMaxColumnsInOrderBy());
   }
 
   @Override
   public int getMaxColumnsInSelect() throws java.sql.SQLException {
-    return delegate.getMaxColumnsInSelect();
+    return Errors.call(() -> open().getMaxColumnsInSelect());
   }
 
   @Override
   public int getMaxColumnsInTable() throws java.sql.SQLException {
-    return delegate.getMaxColumnsInTable();
+    return Errors.call(() -> open().getMaxColumnsInTable());
   }
 
   @Override
   public int getMaxConnections() throws java.sql.SQLException {
-    return delegate.getMaxConnections();
+    return Errors.call(() -> open().getMaxConnections());
   }
 
   @Override
   public int getMaxCursorNameLength() throws java.sql.SQLException {
-    return delegate.getMaxCursorNameLength();
+    return Errors.call(() -> open().getMaxCursorNameLength());
   }
 
   @Override
   public int getMaxIndexLength() throws java.sql.SQLException {
-    return delegate.getMaxIndexLength();
+    return Errors.call(() -> open().getMaxIndexLength());
   }
 
   @Override
   public int getMaxSchemaNameLength() throws java.sql.SQLException {
-    return delegate.getMaxSchemaNameLength();
+    return Errors.call(() -> open().getMaxSchemaNameLength());
   }
 
   @Override
   public int getMaxProcedureNameLength() throws java.sql.SQLException {
-    return delegate.getMaxProcedureNameLength();
+    return Errors.call(() -> open().getMaxProcedureNameLength());
   }
 
   @Override
   public int getMaxCatalogNameLength() throws java.sql.SQLException {
-    return delegate.getMaxCatalogNameLength();
+    return Errors.call(() -> open().getMaxCatalogNameLength());
   }
 
   @Override
   public int getMaxRowSize() throws java.sql.SQLException {
-    return delegate.getMaxRowSize();
+    return Errors.call(() -> open().getMaxRowSize());
   }
 
   @Override
   public boolean doesMaxRowSizeIncludeBlobs() throws java.sql.SQLException {
-    return delegate.doesMaxRowSizeIncludeBlobs();
+    return Errors.call(() -> open().doesMaxRowSizeIncludeBlobs());
   }
 
   @Override
   public int getMaxStatementLength() throws java.sql.SQLException {
-    return delegate.getMaxStatementLength();
+    return Errors.call(() -> open().getMaxStatementLength());
   }
 
   @Override
   public int getMaxStatements() throws java.sql.SQLException {
-    return delegate.getMaxStatements();
+    return Errors.call(() -> open().getMaxStatements());
   }
 
   @Override
   public int getMaxTableNameLength() throws java.sql.SQLException {
-    return delegate.getMaxTableNameLength();
+    return Errors.call(() -> open().getMaxTableNameLength());
   }
 
   @Override
   public int getMaxTablesInSelect() throws java.sql.SQLException {
-    return delegate.getMaxTablesInSelect();
+    return Errors.call(() -> open().getMaxTablesInSelect());
   }
 
   @Override
   public int getMaxUserNameLength() throws java.sql.SQLException {
-    return delegate.getMaxUserNameLength();
+    return Errors.call(() -> open().getMaxUserNameLength());
   }
 
   @Override
   public int getDefaultTransactionIsolation() throws java.sql.SQLException {
-    return delegate.getDefaultTransactionIsolation();
+    return Errors.call(() -> open().getDefaultTransactionIsolation());
   }
 
   @Override
   public boolean supportsTransactions() throws java.sql.SQLException {
-    return delegate.supportsTransactions();
+    return Errors.call(() -> open().supportsTransactions());
   }
 
   @Override
   public boolean supportsTransactionIsolationLevel(int p0) throws java.sql.SQLException {
-    return delegate.supportsTransactionIsolationLevel(p0);
+    return Errors.call(() -> open().supportsTransactionIsolationLevel(p0));
   }
 
   @Override
   public boolean supportsDataDefinitionAndDataManipulationTransactions() throws java.sql.SQLException {
-    return delegate.supportsDataDefinitionAndDataManipulationTransactions();
+    return Errors.call(() -> open().supportsDataDefinitionAndDataManipulationTransactions());
   }
 
   @Override
   public boolean supportsDataManipulationTransactionsOnly() throws java.sql.SQLException {
-    return delegate.supportsDataManipulationTransactionsOnly();
+    return Errors.call(() -> open().supportsDataManipulationTransactionsOnly());
   }
 
   @Override
   public boolean dataDefinitionCausesTransactionCommit() throws java.sql.SQLException {
-    return delegate.dataDefinitionCausesTransactionCommit();
+    return Errors.call(() -> open().dataDefinitionCausesTransactionCommit());
   }
 
   @Override
   public boolean dataDefinitionIgnoredInTransactions() throws java.sql.SQLException {
-    return delegate.dataDefinitionIgnoredInTransactions();
+    return Errors.call(() -> open().dataDefinitionIgnoredInTransactions());
   }
 
   @Override
   public java.sql.ResultSet getProcedures(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getProcedures(p0, p1, p2);
+    return Errors.call(() -> open().getProcedures(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getProcedureColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getProcedureColumns(p0, p1, p2, p3);
+    return Errors.call(() -> open().getProcedureColumns(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.ResultSet getTables(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String[] p3) throws java.sql.SQLException {
-    return delegate.getTables(p0, p1, p2, p3);
+    return Errors.call(() -> open().getTables(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.ResultSet getSchemas() throws java.sql.SQLException {
-    return delegate.getSchemas();
+    return Errors.call(() -> open().getSchemas());
   }
 
   @Override
   public java.sql.ResultSet getCatalogs() throws java.sql.SQLException {
-    return delegate.getCatalogs();
+    return Errors.call(() -> open().getCatalogs());
   }
 
   @Override
   public java.sql.ResultSet getTableTypes() throws java.sql.SQLException {
-    return delegate.getTableTypes();
+    return Errors.call(() -> open().getTableTypes());
   }
 
   @Override
   public java.sql.ResultSet getColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getColumns(p0, p1, p2, p3);
+    return Errors.call(() -> open().getColumns(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.ResultSet getColumnPrivileges(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getColumnPrivileges(p0, p1, p2, p3);
+    return Errors.call(() -> open().getColumnPrivileges(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.ResultSet getTablePrivileges(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getTablePrivileges(p0, p1, p2);
+    return Errors.call(() -> open().getTablePrivileges(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getBestRowIdentifier(java.lang.String p0, java.lang.String p1, java.lang.String p2, int p3, boolean p4) throws java.sql.SQLException {
-    return delegate.getBestRowIdentifier(p0, p1, p2, p3, p4);
+    return Errors.call(() -> open().getBestRowIdentifier(p0, p1, p2, p3, p4));
   }
 
   @Override
   public java.sql.ResultSet getVersionColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getVersionColumns(p0, p1, p2);
+    return Errors.call(() -> open().getVersionColumns(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getPrimaryKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getPrimaryKeys(p0, p1, p2);
+    return Errors.call(() -> open().getPrimaryKeys(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getImportedKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getImportedKeys(p0, p1, p2);
+    return Errors.call(() -> open().getImportedKeys(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getExportedKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getExportedKeys(p0, p1, p2);
+    return Errors.call(() -> open().getExportedKeys(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getCrossReference(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3, java.lang.String p4, java.lang.String p5) throws java.sql.SQLException {
-    return delegate.getCrossReference(p0, p1, p2, p3, p4, p5);
+    return Errors.call(() -> open().getCrossReference(p0, p1, p2, p3, p4, p5));
   }
 
   @Override
   public java.sql.ResultSet getTypeInfo() throws java.sql.SQLException {
-    return delegate.getTypeInfo();
+    return Errors.call(() -> open().getTypeInfo());
   }
 
   @Override
   public java.sql.ResultSet getIndexInfo(java.lang.String p0, java.lang.String p1, java.lang.String p2, boolean p3, boolean p4) throws java.sql.SQLException {
-    return delegate.getIndexInfo(p0, p1, p2, p3, p4);
+    return Errors.call(() -> open().getIndexInfo(p0, p1, p2, p3, p4));
   }
 
   @Override
   public boolean supportsResultSetType(int p0) throws java.sql.SQLException {
-    return delegate.supportsResultSetType(p0);
+    return Errors.call(() -> open().supportsResultSetType(p0));
   }
 
   @Override
   public boolean supportsResultSetConcurrency(int p0, int p1) throws java.sql.SQLException {
-    return delegate.supportsResultSetConcurrency(p0, p1);
+    return Errors.call(() -> open().supportsResultSetConcurrency(p0, p1));
   }
 
   @Override
   public boolean ownUpdatesAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.ownUpdatesAreVisible(p0);
+    return Errors.call(() -> open().ownUpdatesAreVisible(p0));
   }
 
   @Override
   public boolean ownDeletesAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.ownDeletesAreVisible(p0);
+    return Errors.call(() -> open().ownDeletesAreVisible(p0));
   }
 
   @Override
   public boolean ownInsertsAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.ownInsertsAreVisible(p0);
+    return Errors.call(() -> open().ownInsertsAreVisible(p0));
   }
 
   @Override
   public boolean othersUpdatesAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.othersUpdatesAreVisible(p0);
+    return Errors.call(() -> open().othersUpdatesAreVisible(p0));
   }
 
   @Override
   public boolean othersDeletesAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.othersDeletesAreVisible(p0);
+    return Errors.call(() -> open().othersDeletesAreVisible(p0));
   }
 
   @Override
   public boolean othersInsertsAreVisible(int p0) throws java.sql.SQLException {
-    return delegate.othersInsertsAreVisible(p0);
+    return Errors.call(() -> open().othersInsertsAreVisible(p0));
   }
 
   @Override
   public boolean updatesAreDetected(int p0) throws java.sql.SQLException {
-    return delegate.updatesAreDetected(p0);
+    return Errors.call(() -> open().updatesAreDetected(p0));
   }
 
   @Override
   public boolean deletesAreDetected(int p0) throws java.sql.SQLException {
-    return delegate.deletesAreDetected(p0);
+    return Errors.call(() -> open().deletesAreDetected(p0));
   }
 
   @Override
   public boolean insertsAreDetected(int p0) throws java.sql.SQLException {
-    return delegate.insertsAreDetected(p0);
+    return Errors.call(() -> open().insertsAreDetected(p0));
   }
 
   @Override
   public boolean supportsBatchUpdates() throws java.sql.SQLException {
-    return delegate.supportsBatchUpdates();
+    return Errors.call(() -> open().supportsBatchUpdates());
   }
 
   @Override
   public java.sql.ResultSet getUDTs(java.lang.String p0, java.lang.String p1, java.lang.String p2, int[] p3) throws java.sql.SQLException {
-    return delegate.getUDTs(p0, p1, p2, p3);
+    return Errors.call(() -> open().getUDTs(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.Connection getConnection() throws java.sql.SQLException {
-    return delegate.getConnection();
+    return Errors.call(() -> open().getConnection());
   }
 
   @Override
   public boolean supportsSavepoints() throws java.sql.SQLException {
-    return delegate.supportsSavepoints();
+    return Errors.call(() -> open().supportsSavepoints());
   }
 
   @Override
   public boolean supportsNamedParameters() throws java.sql.SQLException {
-    return delegate.supportsNamedParameters();
+    return Errors.call(() -> open().supportsNamedParameters());
   }
 
   @Override
   public boolean supportsMultipleOpenResults() throws java.sql.SQLException {
-    return delegate.supportsMultipleOpenResults();
+    return Errors.call(() -> open().supportsMultipleOpenResults());
   }
 
   @Override
   public boolean supportsGetGeneratedKeys() throws java.sql.SQLException {
-    return delegate.supportsGetGeneratedKeys();
+    return Errors.call(() -> open().supportsGetGeneratedKeys());
   }
 
   @Override
   public java.sql.ResultSet getSuperTypes(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getSuperTypes(p0, p1, p2);
+    return Errors.call(() -> open().getSuperTypes(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getSuperTables(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getSuperTables(p0, p1, p2);
+    return Errors.call(() -> open().getSuperTables(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getAttributes(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getAttributes(p0, p1, p2, p3);
+    return Errors.call(() -> open().getAttributes(p0, p1, p2, p3));
   }
 
   @Override
   public boolean supportsResultSetHoldability(int p0) throws java.sql.SQLException {
-    return delegate.supportsResultSetHoldability(p0);
+    return Errors.call(() -> open().supportsResultSetHoldability(p0));
   }
 
   @Override
   public int getResultSetHoldability() throws java.sql.SQLException {
-    return delegate.getResultSetHoldability();
+    return Errors.call(() -> open().getResultSetHoldability());
   }
 
   @Override
   public int getDatabaseMajorVersion() throws java.sql.SQLException {
-    return delegate.getDatabaseMajorVersion();
+    return Errors.call(() -> open().getDatabaseMajorVersion());
   }
 
   @Override
   public int getDatabaseMinorVersion() throws java.sql.SQLException {
-    return delegate.getDatabaseMinorVersion();
+    return Errors.call(() -> open().getDatabaseMinorVersion());
   }
 
   @Override
   public int getJDBCMajorVersion() throws java.sql.SQLException {
-    return delegate.getJDBCMajorVersion();
+    return Errors.call(() -> open().getJDBCMajorVersion());
   }
 
   @Override
   public int getJDBCMinorVersion() throws java.sql.SQLException {
-    return delegate.getJDBCMinorVersion();
+    return Errors.call(() -> open().getJDBCMinorVersion());
   }
 
   @Override
   public int getSQLStateType() throws java.sql.SQLException {
-    return delegate.getSQLStateType();
+    return Errors.call(() -> open().getSQLStateType());
   }
 
   @Override
   public boolean locatorsUpdateCopy() throws java.sql.SQLException {
-    return delegate.locatorsUpdateCopy();
+    return Errors.call(() -> open().locatorsUpdateCopy());
   }
 
   @Override
   public boolean supportsStatementPooling() throws java.sql.SQLException {
-    return delegate.supportsStatementPooling();
+    return Errors.call(() -> open().supportsStatementPooling());
   }
 
   @Override
   public java.sql.RowIdLifetime getRowIdLifetime() throws java.sql.SQLException {
-    return delegate.getRowIdLifetime();
+    return Errors.call(() -> open().getRowIdLifetime());
   }
 
   @Override
   public java.sql.ResultSet getSchemas(java.lang.String p0, java.lang.String p1) throws java.sql.SQLException {
-    return delegate.getSchemas(p0, p1);
+    return Errors.call(() -> open().getSchemas(p0, p1));
   }
 
   @Override
   public boolean supportsStoredFunctionsUsingCallSyntax() throws java.sql.SQLException {
-    return delegate.supportsStoredFunctionsUsingCallSyntax();
+    return Errors.call(() -> open().supportsStoredFunctionsUsingCallSyntax());
   }
 
   @Override
   public boolean autoCommitFailureClosesAllResultSets() throws java.sql.SQLException {
-    return delegate.autoCommitFailureClosesAllResultSets();
+    return Errors.call(() -> open().autoCommitFailureClosesAllResultSets());
   }
 
   @Override
   public java.sql.ResultSet getClientInfoProperties() throws java.sql.SQLException {
-    return delegate.getClientInfoProperties();
+    return Errors.call(() -> open().getClientInfoProperties());
   }
 
   @Override
   public java.sql.ResultSet getFunctions(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
-    return delegate.getFunctions(p0, p1, p2);
+    return Errors.call(() -> open().getFunctions(p0, p1, p2));
   }
 
   @Override
   public java.sql.ResultSet getFunctionColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getFunctionColumns(p0, p1, p2, p3);
+    return Errors.call(() -> open().getFunctionColumns(p0, p1, p2, p3));
   }
 
   @Override
   public java.sql.ResultSet getPseudoColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
-    return delegate.getPseudoColumns(p0, p1, p2, p3);
+    return Errors.call(() -> open().getPseudoColumns(p0, p1, p2, p3));
   }
 
   @Override
   public boolean generatedKeyAlwaysReturned() throws java.sql.SQLException {
-    return delegate.generatedKeyAlwaysReturned();
+    return Errors.call(() -> open().generatedKeyAlwaysReturned());
   }
 
   @Override
@@ -893,12 +901,12 @@ abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMetaData {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    return delegate.unwrap(iface);
+    return Errors.call(() -> open().unwrap(iface));
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
-    return iface.isInstance(this) || delegate.isWrapperFor(iface);
+    return iface.isInstance(this) || open().isWrapperFor(iface);
   }
 
 }

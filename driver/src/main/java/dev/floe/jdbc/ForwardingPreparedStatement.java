@@ -19,279 +19,286 @@ abstract class ForwardingPreparedStatement extends FloeStatement implements java
     return delegate;
   }
 
+  /** The wrapped object, once {@link FloeStatement#open()} has checked the statement is open. */
+  @Override
+  java.sql.PreparedStatement open() throws java.sql.SQLException {
+    super.open();
+    return delegate;
+  }
+
   @Override
   public java.sql.ResultSet executeQuery() throws java.sql.SQLException {
-    return delegate.executeQuery();
+    return Errors.call(() -> open().executeQuery());
   }
 
   @Override
   public int executeUpdate() throws java.sql.SQLException {
-    return delegate.executeUpdate();
+    return Errors.call(() -> open().executeUpdate());
   }
 
   @Override
   public void setNull(int p0, int p1) throws java.sql.SQLException {
-    delegate.setNull(p0, p1);
+    Errors.run(() -> open().setNull(p0, p1));
   }
 
   @Override
   public void setBoolean(int p0, boolean p1) throws java.sql.SQLException {
-    delegate.setBoolean(p0, p1);
+    Errors.run(() -> open().setBoolean(p0, p1));
   }
 
   @Override
   public void setByte(int p0, byte p1) throws java.sql.SQLException {
-    delegate.setByte(p0, p1);
+    Errors.run(() -> open().setByte(p0, p1));
   }
 
   @Override
   public void setShort(int p0, short p1) throws java.sql.SQLException {
-    delegate.setShort(p0, p1);
+    Errors.run(() -> open().setShort(p0, p1));
   }
 
   @Override
   public void setInt(int p0, int p1) throws java.sql.SQLException {
-    delegate.setInt(p0, p1);
+    Errors.run(() -> open().setInt(p0, p1));
   }
 
   @Override
   public void setLong(int p0, long p1) throws java.sql.SQLException {
-    delegate.setLong(p0, p1);
+    Errors.run(() -> open().setLong(p0, p1));
   }
 
   @Override
   public void setFloat(int p0, float p1) throws java.sql.SQLException {
-    delegate.setFloat(p0, p1);
+    Errors.run(() -> open().setFloat(p0, p1));
   }
 
   @Override
   public void setDouble(int p0, double p1) throws java.sql.SQLException {
-    delegate.setDouble(p0, p1);
+    Errors.run(() -> open().setDouble(p0, p1));
   }
 
   @Override
   public void setBigDecimal(int p0, java.math.BigDecimal p1) throws java.sql.SQLException {
-    delegate.setBigDecimal(p0, p1);
+    Errors.run(() -> open().setBigDecimal(p0, p1));
   }
 
   @Override
   public void setString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.setString(p0, p1);
+    Errors.run(() -> open().setString(p0, p1));
   }
 
   @Override
   public void setBytes(int p0, byte[] p1) throws java.sql.SQLException {
-    delegate.setBytes(p0, p1);
+    Errors.run(() -> open().setBytes(p0, p1));
   }
 
   @Override
   public void setDate(int p0, java.sql.Date p1) throws java.sql.SQLException {
-    delegate.setDate(p0, p1);
+    Errors.run(() -> open().setDate(p0, p1));
   }
 
   @Override
   public void setTime(int p0, java.sql.Time p1) throws java.sql.SQLException {
-    delegate.setTime(p0, p1);
+    Errors.run(() -> open().setTime(p0, p1));
   }
 
   @Override
   public void setTimestamp(int p0, java.sql.Timestamp p1) throws java.sql.SQLException {
-    delegate.setTimestamp(p0, p1);
+    Errors.run(() -> open().setTimestamp(p0, p1));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.setAsciiStream(p0, p1, p2);
+    Errors.run(() -> open().setAsciiStream(p0, p1, p2));
   }
 
   @Override
   public void setUnicodeStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.setUnicodeStream(p0, p1, p2);
+    Errors.run(() -> open().setUnicodeStream(p0, p1, p2));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.setBinaryStream(p0, p1, p2);
+    Errors.run(() -> open().setBinaryStream(p0, p1, p2));
   }
 
   @Override
   public void clearParameters() throws java.sql.SQLException {
-    delegate.clearParameters();
+    Errors.run(() -> open().clearParameters());
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1, int p2) throws java.sql.SQLException {
-    delegate.setObject(p0, p1, p2);
+    Errors.run(() -> open().setObject(p0, p1, p2));
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1) throws java.sql.SQLException {
-    delegate.setObject(p0, p1);
+    Errors.run(() -> open().setObject(p0, p1));
   }
 
   @Override
   public boolean execute() throws java.sql.SQLException {
-    return delegate.execute();
+    return Errors.call(() -> open().execute());
   }
 
   @Override
   public void addBatch() throws java.sql.SQLException {
-    delegate.addBatch();
+    Errors.run(() -> open().addBatch());
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
-    delegate.setCharacterStream(p0, p1, p2);
+    Errors.run(() -> open().setCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setRef(int p0, java.sql.Ref p1) throws java.sql.SQLException {
-    delegate.setRef(p0, p1);
+    Errors.run(() -> open().setRef(p0, p1));
   }
 
   @Override
   public void setBlob(int p0, java.sql.Blob p1) throws java.sql.SQLException {
-    delegate.setBlob(p0, p1);
+    Errors.run(() -> open().setBlob(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.sql.Clob p1) throws java.sql.SQLException {
-    delegate.setClob(p0, p1);
+    Errors.run(() -> open().setClob(p0, p1));
   }
 
   @Override
   public void setArray(int p0, java.sql.Array p1) throws java.sql.SQLException {
-    delegate.setArray(p0, p1);
+    Errors.run(() -> open().setArray(p0, p1));
   }
 
   @Override
   public java.sql.ResultSetMetaData getMetaData() throws java.sql.SQLException {
-    return delegate.getMetaData();
+    return Errors.call(() -> open().getMetaData());
   }
 
   @Override
   public void setDate(int p0, java.sql.Date p1, java.util.Calendar p2) throws java.sql.SQLException {
-    delegate.setDate(p0, p1, p2);
+    Errors.run(() -> open().setDate(p0, p1, p2));
   }
 
   @Override
   public void setTime(int p0, java.sql.Time p1, java.util.Calendar p2) throws java.sql.SQLException {
-    delegate.setTime(p0, p1, p2);
+    Errors.run(() -> open().setTime(p0, p1, p2));
   }
 
   @Override
   public void setTimestamp(int p0, java.sql.Timestamp p1, java.util.Calendar p2) throws java.sql.SQLException {
-    delegate.setTimestamp(p0, p1, p2);
+    Errors.run(() -> open().setTimestamp(p0, p1, p2));
   }
 
   @Override
   public void setNull(int p0, int p1, java.lang.String p2) throws java.sql.SQLException {
-    delegate.setNull(p0, p1, p2);
+    Errors.run(() -> open().setNull(p0, p1, p2));
   }
 
   @Override
   public void setURL(int p0, java.net.URL p1) throws java.sql.SQLException {
-    delegate.setURL(p0, p1);
+    Errors.run(() -> open().setURL(p0, p1));
   }
 
   @Override
   public java.sql.ParameterMetaData getParameterMetaData() throws java.sql.SQLException {
-    return delegate.getParameterMetaData();
+    return Errors.call(() -> open().getParameterMetaData());
   }
 
   @Override
   public void setRowId(int p0, java.sql.RowId p1) throws java.sql.SQLException {
-    delegate.setRowId(p0, p1);
+    Errors.run(() -> open().setRowId(p0, p1));
   }
 
   @Override
   public void setNString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.setNString(p0, p1);
+    Errors.run(() -> open().setNString(p0, p1));
   }
 
   @Override
   public void setNCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.setNCharacterStream(p0, p1, p2);
+    Errors.run(() -> open().setNCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setNClob(int p0, java.sql.NClob p1) throws java.sql.SQLException {
-    delegate.setNClob(p0, p1);
+    Errors.run(() -> open().setNClob(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.setClob(p0, p1, p2);
+    Errors.run(() -> open().setClob(p0, p1, p2));
   }
 
   @Override
   public void setBlob(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.setBlob(p0, p1, p2);
+    Errors.run(() -> open().setBlob(p0, p1, p2));
   }
 
   @Override
   public void setNClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.setNClob(p0, p1, p2);
+    Errors.run(() -> open().setNClob(p0, p1, p2));
   }
 
   @Override
   public void setSQLXML(int p0, java.sql.SQLXML p1) throws java.sql.SQLException {
-    delegate.setSQLXML(p0, p1);
+    Errors.run(() -> open().setSQLXML(p0, p1));
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1, int p2, int p3) throws java.sql.SQLException {
-    delegate.setObject(p0, p1, p2, p3);
+    Errors.run(() -> open().setObject(p0, p1, p2, p3));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.setAsciiStream(p0, p1, p2);
+    Errors.run(() -> open().setAsciiStream(p0, p1, p2));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.setBinaryStream(p0, p1, p2);
+    Errors.run(() -> open().setBinaryStream(p0, p1, p2));
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.setCharacterStream(p0, p1, p2);
+    Errors.run(() -> open().setCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.setAsciiStream(p0, p1);
+    Errors.run(() -> open().setAsciiStream(p0, p1));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.setBinaryStream(p0, p1);
+    Errors.run(() -> open().setBinaryStream(p0, p1));
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.setCharacterStream(p0, p1);
+    Errors.run(() -> open().setCharacterStream(p0, p1));
   }
 
   @Override
   public void setNCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.setNCharacterStream(p0, p1);
+    Errors.run(() -> open().setNCharacterStream(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.setClob(p0, p1);
+    Errors.run(() -> open().setClob(p0, p1));
   }
 
   @Override
   public void setBlob(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.setBlob(p0, p1);
+    Errors.run(() -> open().setBlob(p0, p1));
   }
 
   @Override
   public void setNClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.setNClob(p0, p1);
+    Errors.run(() -> open().setNClob(p0, p1));
   }
 
 }

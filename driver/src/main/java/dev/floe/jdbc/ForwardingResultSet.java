@@ -18,949 +18,989 @@ abstract class ForwardingResultSet implements java.sql.ResultSet {
     return delegate;
   }
 
+  /**
+   * The wrapped object, for a call made through this wrapper: Floe's classes override this to
+   * refuse calls once they are closed (SQLState 08003), before the wrapped object is reached.
+   */
+  java.sql.ResultSet open() throws java.sql.SQLException {
+    return delegate;
+  }
+
+  @Override
+  public void updateObject(int p0, java.lang.Object p1, java.sql.SQLType p2, int p3)
+      throws java.sql.SQLException {
+    throw readOnly();
+  }
+
+  @Override
+  public void updateObject(java.lang.String p0, java.lang.Object p1, java.sql.SQLType p2, int p3)
+      throws java.sql.SQLException {
+    throw readOnly();
+  }
+
+  @Override
+  public void updateObject(int p0, java.lang.Object p1, java.sql.SQLType p2)
+      throws java.sql.SQLException {
+    throw readOnly();
+  }
+
+  @Override
+  public void updateObject(java.lang.String p0, java.lang.Object p1, java.sql.SQLType p2)
+      throws java.sql.SQLException {
+    throw readOnly();
+  }
+
+  /** Floe's result sets are read-only: a call that would change rows fails with 0A000 once open. */
+  private java.sql.SQLException readOnly() throws java.sql.SQLException {
+    open();
+    return Errors.of(
+        dev.floe.error.FloeError.NOT_SUPPORTED,
+        "changing rows through a result set (Floe's result sets are read-only)");
+  }
+
   @Override
   public boolean next() throws java.sql.SQLException {
-    return delegate.next();
+    return Errors.call(() -> open().next());
   }
 
   @Override
   public void close() throws java.sql.SQLException {
-    delegate.close();
+    Errors.run(() -> open().close());
   }
 
   @Override
   public boolean wasNull() throws java.sql.SQLException {
-    return delegate.wasNull();
+    return Errors.call(() -> open().wasNull());
   }
 
   @Override
   public java.lang.String getString(int p0) throws java.sql.SQLException {
-    return delegate.getString(p0);
+    return Errors.call(() -> open().getString(p0));
   }
 
   @Override
   public boolean getBoolean(int p0) throws java.sql.SQLException {
-    return delegate.getBoolean(p0);
+    return Errors.call(() -> open().getBoolean(p0));
   }
 
   @Override
   public byte getByte(int p0) throws java.sql.SQLException {
-    return delegate.getByte(p0);
+    return Errors.call(() -> open().getByte(p0));
   }
 
   @Override
   public short getShort(int p0) throws java.sql.SQLException {
-    return delegate.getShort(p0);
+    return Errors.call(() -> open().getShort(p0));
   }
 
   @Override
   public int getInt(int p0) throws java.sql.SQLException {
-    return delegate.getInt(p0);
+    return Errors.call(() -> open().getInt(p0));
   }
 
   @Override
   public long getLong(int p0) throws java.sql.SQLException {
-    return delegate.getLong(p0);
+    return Errors.call(() -> open().getLong(p0));
   }
 
   @Override
   public float getFloat(int p0) throws java.sql.SQLException {
-    return delegate.getFloat(p0);
+    return Errors.call(() -> open().getFloat(p0));
   }
 
   @Override
   public double getDouble(int p0) throws java.sql.SQLException {
-    return delegate.getDouble(p0);
+    return Errors.call(() -> open().getDouble(p0));
   }
 
   @Override
   public java.math.BigDecimal getBigDecimal(int p0, int p1) throws java.sql.SQLException {
-    return delegate.getBigDecimal(p0, p1);
+    return Errors.call(() -> open().getBigDecimal(p0, p1));
   }
 
   @Override
   public byte[] getBytes(int p0) throws java.sql.SQLException {
-    return delegate.getBytes(p0);
+    return Errors.call(() -> open().getBytes(p0));
   }
 
   @Override
   public java.sql.Date getDate(int p0) throws java.sql.SQLException {
-    return delegate.getDate(p0);
+    return Errors.call(() -> open().getDate(p0));
   }
 
   @Override
   public java.sql.Time getTime(int p0) throws java.sql.SQLException {
-    return delegate.getTime(p0);
+    return Errors.call(() -> open().getTime(p0));
   }
 
   @Override
   public java.sql.Timestamp getTimestamp(int p0) throws java.sql.SQLException {
-    return delegate.getTimestamp(p0);
+    return Errors.call(() -> open().getTimestamp(p0));
   }
 
   @Override
   public java.io.InputStream getAsciiStream(int p0) throws java.sql.SQLException {
-    return delegate.getAsciiStream(p0);
+    return Errors.call(() -> open().getAsciiStream(p0));
   }
 
   @Override
   public java.io.InputStream getUnicodeStream(int p0) throws java.sql.SQLException {
-    return delegate.getUnicodeStream(p0);
+    return Errors.call(() -> open().getUnicodeStream(p0));
   }
 
   @Override
   public java.io.InputStream getBinaryStream(int p0) throws java.sql.SQLException {
-    return delegate.getBinaryStream(p0);
+    return Errors.call(() -> open().getBinaryStream(p0));
   }
 
   @Override
   public java.lang.String getString(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getString(p0);
+    return Errors.call(() -> open().getString(p0));
   }
 
   @Override
   public boolean getBoolean(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getBoolean(p0);
+    return Errors.call(() -> open().getBoolean(p0));
   }
 
   @Override
   public byte getByte(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getByte(p0);
+    return Errors.call(() -> open().getByte(p0));
   }
 
   @Override
   public short getShort(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getShort(p0);
+    return Errors.call(() -> open().getShort(p0));
   }
 
   @Override
   public int getInt(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getInt(p0);
+    return Errors.call(() -> open().getInt(p0));
   }
 
   @Override
   public long getLong(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getLong(p0);
+    return Errors.call(() -> open().getLong(p0));
   }
 
   @Override
   public float getFloat(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getFloat(p0);
+    return Errors.call(() -> open().getFloat(p0));
   }
 
   @Override
   public double getDouble(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getDouble(p0);
+    return Errors.call(() -> open().getDouble(p0));
   }
 
   @Override
   public java.math.BigDecimal getBigDecimal(java.lang.String p0, int p1) throws java.sql.SQLException {
-    return delegate.getBigDecimal(p0, p1);
+    return Errors.call(() -> open().getBigDecimal(p0, p1));
   }
 
   @Override
   public byte[] getBytes(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getBytes(p0);
+    return Errors.call(() -> open().getBytes(p0));
   }
 
   @Override
   public java.sql.Date getDate(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getDate(p0);
+    return Errors.call(() -> open().getDate(p0));
   }
 
   @Override
   public java.sql.Time getTime(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getTime(p0);
+    return Errors.call(() -> open().getTime(p0));
   }
 
   @Override
   public java.sql.Timestamp getTimestamp(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getTimestamp(p0);
+    return Errors.call(() -> open().getTimestamp(p0));
   }
 
   @Override
   public java.io.InputStream getAsciiStream(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getAsciiStream(p0);
+    return Errors.call(() -> open().getAsciiStream(p0));
   }
 
   @Override
   public java.io.InputStream getUnicodeStream(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getUnicodeStream(p0);
+    return Errors.call(() -> open().getUnicodeStream(p0));
   }
 
   @Override
   public java.io.InputStream getBinaryStream(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getBinaryStream(p0);
+    return Errors.call(() -> open().getBinaryStream(p0));
   }
 
   @Override
   public java.sql.SQLWarning getWarnings() throws java.sql.SQLException {
-    return delegate.getWarnings();
+    return Errors.call(() -> open().getWarnings());
   }
 
   @Override
   public void clearWarnings() throws java.sql.SQLException {
-    delegate.clearWarnings();
+    Errors.run(() -> open().clearWarnings());
   }
 
   @Override
   public java.lang.String getCursorName() throws java.sql.SQLException {
-    return delegate.getCursorName();
+    return Errors.call(() -> open().getCursorName());
   }
 
   @Override
   public java.sql.ResultSetMetaData getMetaData() throws java.sql.SQLException {
-    return delegate.getMetaData();
+    return Errors.call(() -> open().getMetaData());
   }
 
   @Override
   public java.lang.Object getObject(int p0) throws java.sql.SQLException {
-    return delegate.getObject(p0);
+    return Errors.call(() -> open().getObject(p0));
   }
 
   @Override
   public java.lang.Object getObject(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getObject(p0);
+    return Errors.call(() -> open().getObject(p0));
   }
 
   @Override
   public int findColumn(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.findColumn(p0);
+    return Errors.call(() -> open().findColumn(p0));
   }
 
   @Override
   public java.io.Reader getCharacterStream(int p0) throws java.sql.SQLException {
-    return delegate.getCharacterStream(p0);
+    return Errors.call(() -> open().getCharacterStream(p0));
   }
 
   @Override
   public java.io.Reader getCharacterStream(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getCharacterStream(p0);
+    return Errors.call(() -> open().getCharacterStream(p0));
   }
 
   @Override
   public java.math.BigDecimal getBigDecimal(int p0) throws java.sql.SQLException {
-    return delegate.getBigDecimal(p0);
+    return Errors.call(() -> open().getBigDecimal(p0));
   }
 
   @Override
   public java.math.BigDecimal getBigDecimal(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getBigDecimal(p0);
+    return Errors.call(() -> open().getBigDecimal(p0));
   }
 
   @Override
   public boolean isBeforeFirst() throws java.sql.SQLException {
-    return delegate.isBeforeFirst();
+    return Errors.call(() -> open().isBeforeFirst());
   }
 
   @Override
   public boolean isAfterLast() throws java.sql.SQLException {
-    return delegate.isAfterLast();
+    return Errors.call(() -> open().isAfterLast());
   }
 
   @Override
   public boolean isFirst() throws java.sql.SQLException {
-    return delegate.isFirst();
+    return Errors.call(() -> open().isFirst());
   }
 
   @Override
   public boolean isLast() throws java.sql.SQLException {
-    return delegate.isLast();
+    return Errors.call(() -> open().isLast());
   }
 
   @Override
   public void beforeFirst() throws java.sql.SQLException {
-    delegate.beforeFirst();
+    Errors.run(() -> open().beforeFirst());
   }
 
   @Override
   public void afterLast() throws java.sql.SQLException {
-    delegate.afterLast();
+    Errors.run(() -> open().afterLast());
   }
 
   @Override
   public boolean first() throws java.sql.SQLException {
-    return delegate.first();
+    return Errors.call(() -> open().first());
   }
 
   @Override
   public boolean last() throws java.sql.SQLException {
-    return delegate.last();
+    return Errors.call(() -> open().last());
   }
 
   @Override
   public int getRow() throws java.sql.SQLException {
-    return delegate.getRow();
+    return Errors.call(() -> open().getRow());
   }
 
   @Override
   public boolean absolute(int p0) throws java.sql.SQLException {
-    return delegate.absolute(p0);
+    return Errors.call(() -> open().absolute(p0));
   }
 
   @Override
   public boolean relative(int p0) throws java.sql.SQLException {
-    return delegate.relative(p0);
+    return Errors.call(() -> open().relative(p0));
   }
 
   @Override
   public boolean previous() throws java.sql.SQLException {
-    return delegate.previous();
+    return Errors.call(() -> open().previous());
   }
 
   @Override
   public void setFetchDirection(int p0) throws java.sql.SQLException {
-    delegate.setFetchDirection(p0);
+    Errors.run(() -> open().setFetchDirection(p0));
   }
 
   @Override
   public int getFetchDirection() throws java.sql.SQLException {
-    return delegate.getFetchDirection();
+    return Errors.call(() -> open().getFetchDirection());
   }
 
   @Override
   public void setFetchSize(int p0) throws java.sql.SQLException {
-    delegate.setFetchSize(p0);
+    Errors.run(() -> open().setFetchSize(p0));
   }
 
   @Override
   public int getFetchSize() throws java.sql.SQLException {
-    return delegate.getFetchSize();
+    return Errors.call(() -> open().getFetchSize());
   }
 
   @Override
   public int getType() throws java.sql.SQLException {
-    return delegate.getType();
+    return Errors.call(() -> open().getType());
   }
 
   @Override
   public int getConcurrency() throws java.sql.SQLException {
-    return delegate.getConcurrency();
+    return Errors.call(() -> open().getConcurrency());
   }
 
   @Override
   public boolean rowUpdated() throws java.sql.SQLException {
-    return delegate.rowUpdated();
+    return Errors.call(() -> open().rowUpdated());
   }
 
   @Override
   public boolean rowInserted() throws java.sql.SQLException {
-    return delegate.rowInserted();
+    return Errors.call(() -> open().rowInserted());
   }
 
   @Override
   public boolean rowDeleted() throws java.sql.SQLException {
-    return delegate.rowDeleted();
+    return Errors.call(() -> open().rowDeleted());
   }
 
   @Override
   public void updateNull(int p0) throws java.sql.SQLException {
-    delegate.updateNull(p0);
+    throw readOnly();
   }
 
   @Override
   public void updateBoolean(int p0, boolean p1) throws java.sql.SQLException {
-    delegate.updateBoolean(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateByte(int p0, byte p1) throws java.sql.SQLException {
-    delegate.updateByte(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateShort(int p0, short p1) throws java.sql.SQLException {
-    delegate.updateShort(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateInt(int p0, int p1) throws java.sql.SQLException {
-    delegate.updateInt(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateLong(int p0, long p1) throws java.sql.SQLException {
-    delegate.updateLong(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateFloat(int p0, float p1) throws java.sql.SQLException {
-    delegate.updateFloat(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateDouble(int p0, double p1) throws java.sql.SQLException {
-    delegate.updateDouble(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBigDecimal(int p0, java.math.BigDecimal p1) throws java.sql.SQLException {
-    delegate.updateBigDecimal(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.updateString(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBytes(int p0, byte[] p1) throws java.sql.SQLException {
-    delegate.updateBytes(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateDate(int p0, java.sql.Date p1) throws java.sql.SQLException {
-    delegate.updateDate(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateTime(int p0, java.sql.Time p1) throws java.sql.SQLException {
-    delegate.updateTime(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateTimestamp(int p0, java.sql.Timestamp p1) throws java.sql.SQLException {
-    delegate.updateTimestamp(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(int p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateObject(int p0, java.lang.Object p1, int p2) throws java.sql.SQLException {
-    delegate.updateObject(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateObject(int p0, java.lang.Object p1) throws java.sql.SQLException {
-    delegate.updateObject(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNull(java.lang.String p0) throws java.sql.SQLException {
-    delegate.updateNull(p0);
+    throw readOnly();
   }
 
   @Override
   public void updateBoolean(java.lang.String p0, boolean p1) throws java.sql.SQLException {
-    delegate.updateBoolean(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateByte(java.lang.String p0, byte p1) throws java.sql.SQLException {
-    delegate.updateByte(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateShort(java.lang.String p0, short p1) throws java.sql.SQLException {
-    delegate.updateShort(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateInt(java.lang.String p0, int p1) throws java.sql.SQLException {
-    delegate.updateInt(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateLong(java.lang.String p0, long p1) throws java.sql.SQLException {
-    delegate.updateLong(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateFloat(java.lang.String p0, float p1) throws java.sql.SQLException {
-    delegate.updateFloat(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateDouble(java.lang.String p0, double p1) throws java.sql.SQLException {
-    delegate.updateDouble(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBigDecimal(java.lang.String p0, java.math.BigDecimal p1) throws java.sql.SQLException {
-    delegate.updateBigDecimal(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateString(java.lang.String p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.updateString(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBytes(java.lang.String p0, byte[] p1) throws java.sql.SQLException {
-    delegate.updateBytes(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateDate(java.lang.String p0, java.sql.Date p1) throws java.sql.SQLException {
-    delegate.updateDate(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateTime(java.lang.String p0, java.sql.Time p1) throws java.sql.SQLException {
-    delegate.updateTime(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateTimestamp(java.lang.String p0, java.sql.Timestamp p1) throws java.sql.SQLException {
-    delegate.updateTimestamp(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateObject(java.lang.String p0, java.lang.Object p1, int p2) throws java.sql.SQLException {
-    delegate.updateObject(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateObject(java.lang.String p0, java.lang.Object p1) throws java.sql.SQLException {
-    delegate.updateObject(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void insertRow() throws java.sql.SQLException {
-    delegate.insertRow();
+    throw readOnly();
   }
 
   @Override
   public void updateRow() throws java.sql.SQLException {
-    delegate.updateRow();
+    throw readOnly();
   }
 
   @Override
   public void deleteRow() throws java.sql.SQLException {
-    delegate.deleteRow();
+    throw readOnly();
   }
 
   @Override
   public void refreshRow() throws java.sql.SQLException {
-    delegate.refreshRow();
+    throw readOnly();
   }
 
   @Override
   public void cancelRowUpdates() throws java.sql.SQLException {
-    delegate.cancelRowUpdates();
+    throw readOnly();
   }
 
   @Override
   public void moveToInsertRow() throws java.sql.SQLException {
-    delegate.moveToInsertRow();
+    throw readOnly();
   }
 
   @Override
   public void moveToCurrentRow() throws java.sql.SQLException {
-    delegate.moveToCurrentRow();
+    throw readOnly();
   }
 
   @Override
   public java.sql.Statement getStatement() throws java.sql.SQLException {
-    return delegate.getStatement();
+    return Errors.call(() -> open().getStatement());
   }
 
   @Override
   public java.lang.Object getObject(int p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1) throws java.sql.SQLException {
-    return delegate.getObject(p0, p1);
+    return Errors.call(() -> open().getObject(p0, p1));
   }
 
   @Override
   public java.sql.Ref getRef(int p0) throws java.sql.SQLException {
-    return delegate.getRef(p0);
+    return Errors.call(() -> open().getRef(p0));
   }
 
   @Override
   public java.sql.Blob getBlob(int p0) throws java.sql.SQLException {
-    return delegate.getBlob(p0);
+    return Errors.call(() -> open().getBlob(p0));
   }
 
   @Override
   public java.sql.Clob getClob(int p0) throws java.sql.SQLException {
-    return delegate.getClob(p0);
+    return Errors.call(() -> open().getClob(p0));
   }
 
   @Override
   public java.sql.Array getArray(int p0) throws java.sql.SQLException {
-    return delegate.getArray(p0);
+    return Errors.call(() -> open().getArray(p0));
   }
 
   @Override
   public java.lang.Object getObject(java.lang.String p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1) throws java.sql.SQLException {
-    return delegate.getObject(p0, p1);
+    return Errors.call(() -> open().getObject(p0, p1));
   }
 
   @Override
   public java.sql.Ref getRef(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getRef(p0);
+    return Errors.call(() -> open().getRef(p0));
   }
 
   @Override
   public java.sql.Blob getBlob(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getBlob(p0);
+    return Errors.call(() -> open().getBlob(p0));
   }
 
   @Override
   public java.sql.Clob getClob(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getClob(p0);
+    return Errors.call(() -> open().getClob(p0));
   }
 
   @Override
   public java.sql.Array getArray(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getArray(p0);
+    return Errors.call(() -> open().getArray(p0));
   }
 
   @Override
   public java.sql.Date getDate(int p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getDate(p0, p1);
+    return Errors.call(() -> open().getDate(p0, p1));
   }
 
   @Override
   public java.sql.Date getDate(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getDate(p0, p1);
+    return Errors.call(() -> open().getDate(p0, p1));
   }
 
   @Override
   public java.sql.Time getTime(int p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getTime(p0, p1);
+    return Errors.call(() -> open().getTime(p0, p1));
   }
 
   @Override
   public java.sql.Time getTime(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getTime(p0, p1);
+    return Errors.call(() -> open().getTime(p0, p1));
   }
 
   @Override
   public java.sql.Timestamp getTimestamp(int p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getTimestamp(p0, p1);
+    return Errors.call(() -> open().getTimestamp(p0, p1));
   }
 
   @Override
   public java.sql.Timestamp getTimestamp(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
-    return delegate.getTimestamp(p0, p1);
+    return Errors.call(() -> open().getTimestamp(p0, p1));
   }
 
   @Override
   public java.net.URL getURL(int p0) throws java.sql.SQLException {
-    return delegate.getURL(p0);
+    return Errors.call(() -> open().getURL(p0));
   }
 
   @Override
   public java.net.URL getURL(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getURL(p0);
+    return Errors.call(() -> open().getURL(p0));
   }
 
   @Override
   public void updateRef(int p0, java.sql.Ref p1) throws java.sql.SQLException {
-    delegate.updateRef(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateRef(java.lang.String p0, java.sql.Ref p1) throws java.sql.SQLException {
-    delegate.updateRef(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(int p0, java.sql.Blob p1) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(java.lang.String p0, java.sql.Blob p1) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(int p0, java.sql.Clob p1) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(java.lang.String p0, java.sql.Clob p1) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateArray(int p0, java.sql.Array p1) throws java.sql.SQLException {
-    delegate.updateArray(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateArray(java.lang.String p0, java.sql.Array p1) throws java.sql.SQLException {
-    delegate.updateArray(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public java.sql.RowId getRowId(int p0) throws java.sql.SQLException {
-    return delegate.getRowId(p0);
+    return Errors.call(() -> open().getRowId(p0));
   }
 
   @Override
   public java.sql.RowId getRowId(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getRowId(p0);
+    return Errors.call(() -> open().getRowId(p0));
   }
 
   @Override
   public void updateRowId(int p0, java.sql.RowId p1) throws java.sql.SQLException {
-    delegate.updateRowId(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateRowId(java.lang.String p0, java.sql.RowId p1) throws java.sql.SQLException {
-    delegate.updateRowId(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public int getHoldability() throws java.sql.SQLException {
-    return delegate.getHoldability();
+    return Errors.call(() -> open().getHoldability());
   }
 
   @Override
   public boolean isClosed() throws java.sql.SQLException {
-    return delegate.isClosed();
+    return Errors.call(() -> open().isClosed());
   }
 
   @Override
   public void updateNString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.updateNString(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNString(java.lang.String p0, java.lang.String p1) throws java.sql.SQLException {
-    delegate.updateNString(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(int p0, java.sql.NClob p1) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(java.lang.String p0, java.sql.NClob p1) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public java.sql.NClob getNClob(int p0) throws java.sql.SQLException {
-    return delegate.getNClob(p0);
+    return Errors.call(() -> open().getNClob(p0));
   }
 
   @Override
   public java.sql.NClob getNClob(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getNClob(p0);
+    return Errors.call(() -> open().getNClob(p0));
   }
 
   @Override
   public java.sql.SQLXML getSQLXML(int p0) throws java.sql.SQLException {
-    return delegate.getSQLXML(p0);
+    return Errors.call(() -> open().getSQLXML(p0));
   }
 
   @Override
   public java.sql.SQLXML getSQLXML(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getSQLXML(p0);
+    return Errors.call(() -> open().getSQLXML(p0));
   }
 
   @Override
   public void updateSQLXML(int p0, java.sql.SQLXML p1) throws java.sql.SQLException {
-    delegate.updateSQLXML(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateSQLXML(java.lang.String p0, java.sql.SQLXML p1) throws java.sql.SQLException {
-    delegate.updateSQLXML(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public java.lang.String getNString(int p0) throws java.sql.SQLException {
-    return delegate.getNString(p0);
+    return Errors.call(() -> open().getNString(p0));
   }
 
   @Override
   public java.lang.String getNString(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getNString(p0);
+    return Errors.call(() -> open().getNString(p0));
   }
 
   @Override
   public java.io.Reader getNCharacterStream(int p0) throws java.sql.SQLException {
-    return delegate.getNCharacterStream(p0);
+    return Errors.call(() -> open().getNCharacterStream(p0));
   }
 
   @Override
   public java.io.Reader getNCharacterStream(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.getNCharacterStream(p0);
+    return Errors.call(() -> open().getNCharacterStream(p0));
   }
 
   @Override
   public void updateNCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateNCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateNCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1, p2);
+    throw readOnly();
   }
 
   @Override
   public void updateNCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateNCharacterStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateNCharacterStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateAsciiStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateBinaryStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateCharacterStream(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateCharacterStream(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateBlob(java.lang.String p0, java.io.InputStream p1) throws java.sql.SQLException {
-    delegate.updateBlob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateClob(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public void updateNClob(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
-    delegate.updateNClob(p0, p1);
+    throw readOnly();
   }
 
   @Override
   public <T> T getObject(int p0, java.lang.Class<T> p1) throws java.sql.SQLException {
-    return delegate.getObject(p0, p1);
+    return Errors.call(() -> open().getObject(p0, p1));
   }
 
   @Override
   public <T> T getObject(java.lang.String p0, java.lang.Class<T> p1) throws java.sql.SQLException {
-    return delegate.getObject(p0, p1);
+    return Errors.call(() -> open().getObject(p0, p1));
   }
 
   @Override
@@ -968,12 +1008,12 @@ abstract class ForwardingResultSet implements java.sql.ResultSet {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    return delegate.unwrap(iface);
+    return Errors.call(() -> open().unwrap(iface));
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
-    return iface.isInstance(this) || delegate.isWrapperFor(iface);
+    return iface.isInstance(this) || open().isWrapperFor(iface);
   }
 
 }

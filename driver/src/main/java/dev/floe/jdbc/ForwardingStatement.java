@@ -18,214 +18,222 @@ abstract class ForwardingStatement implements java.sql.Statement {
     return delegate;
   }
 
+  /**
+   * The wrapped object, for a call made through this wrapper: Floe's classes override this to
+   * refuse calls once they are closed (SQLState 08003), before the wrapped object is reached.
+   */
+  java.sql.Statement open() throws java.sql.SQLException {
+    return delegate;
+  }
+
   @Override
   public java.sql.ResultSet executeQuery(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.executeQuery(p0);
+    return Errors.call(() -> open().executeQuery(p0));
   }
 
   @Override
   public int executeUpdate(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.executeUpdate(p0);
+    return Errors.call(() -> open().executeUpdate(p0));
   }
 
   @Override
   public void close() throws java.sql.SQLException {
-    delegate.close();
+    Errors.run(() -> open().close());
   }
 
   @Override
   public int getMaxFieldSize() throws java.sql.SQLException {
-    return delegate.getMaxFieldSize();
+    return Errors.call(() -> open().getMaxFieldSize());
   }
 
   @Override
   public void setMaxFieldSize(int p0) throws java.sql.SQLException {
-    delegate.setMaxFieldSize(p0);
+    Errors.run(() -> open().setMaxFieldSize(p0));
   }
 
   @Override
   public int getMaxRows() throws java.sql.SQLException {
-    return delegate.getMaxRows();
+    return Errors.call(() -> open().getMaxRows());
   }
 
   @Override
   public void setMaxRows(int p0) throws java.sql.SQLException {
-    delegate.setMaxRows(p0);
+    Errors.run(() -> open().setMaxRows(p0));
   }
 
   @Override
   public void setEscapeProcessing(boolean p0) throws java.sql.SQLException {
-    delegate.setEscapeProcessing(p0);
+    Errors.run(() -> open().setEscapeProcessing(p0));
   }
 
   @Override
   public int getQueryTimeout() throws java.sql.SQLException {
-    return delegate.getQueryTimeout();
+    return Errors.call(() -> open().getQueryTimeout());
   }
 
   @Override
   public void setQueryTimeout(int p0) throws java.sql.SQLException {
-    delegate.setQueryTimeout(p0);
+    Errors.run(() -> open().setQueryTimeout(p0));
   }
 
   @Override
   public void cancel() throws java.sql.SQLException {
-    delegate.cancel();
+    Errors.run(() -> open().cancel());
   }
 
   @Override
   public java.sql.SQLWarning getWarnings() throws java.sql.SQLException {
-    return delegate.getWarnings();
+    return Errors.call(() -> open().getWarnings());
   }
 
   @Override
   public void clearWarnings() throws java.sql.SQLException {
-    delegate.clearWarnings();
+    Errors.run(() -> open().clearWarnings());
   }
 
   @Override
   public void setCursorName(java.lang.String p0) throws java.sql.SQLException {
-    delegate.setCursorName(p0);
+    Errors.run(() -> open().setCursorName(p0));
   }
 
   @Override
   public boolean execute(java.lang.String p0) throws java.sql.SQLException {
-    return delegate.execute(p0);
+    return Errors.call(() -> open().execute(p0));
   }
 
   @Override
   public java.sql.ResultSet getResultSet() throws java.sql.SQLException {
-    return delegate.getResultSet();
+    return Errors.call(() -> open().getResultSet());
   }
 
   @Override
   public int getUpdateCount() throws java.sql.SQLException {
-    return delegate.getUpdateCount();
+    return Errors.call(() -> open().getUpdateCount());
   }
 
   @Override
   public boolean getMoreResults() throws java.sql.SQLException {
-    return delegate.getMoreResults();
+    return Errors.call(() -> open().getMoreResults());
   }
 
   @Override
   public void setFetchDirection(int p0) throws java.sql.SQLException {
-    delegate.setFetchDirection(p0);
+    Errors.run(() -> open().setFetchDirection(p0));
   }
 
   @Override
   public int getFetchDirection() throws java.sql.SQLException {
-    return delegate.getFetchDirection();
+    return Errors.call(() -> open().getFetchDirection());
   }
 
   @Override
   public void setFetchSize(int p0) throws java.sql.SQLException {
-    delegate.setFetchSize(p0);
+    Errors.run(() -> open().setFetchSize(p0));
   }
 
   @Override
   public int getFetchSize() throws java.sql.SQLException {
-    return delegate.getFetchSize();
+    return Errors.call(() -> open().getFetchSize());
   }
 
   @Override
   public int getResultSetConcurrency() throws java.sql.SQLException {
-    return delegate.getResultSetConcurrency();
+    return Errors.call(() -> open().getResultSetConcurrency());
   }
 
   @Override
   public int getResultSetType() throws java.sql.SQLException {
-    return delegate.getResultSetType();
+    return Errors.call(() -> open().getResultSetType());
   }
 
   @Override
   public void addBatch(java.lang.String p0) throws java.sql.SQLException {
-    delegate.addBatch(p0);
+    Errors.run(() -> open().addBatch(p0));
   }
 
   @Override
   public void clearBatch() throws java.sql.SQLException {
-    delegate.clearBatch();
+    Errors.run(() -> open().clearBatch());
   }
 
   @Override
   public int[] executeBatch() throws java.sql.SQLException {
-    return delegate.executeBatch();
+    return Errors.call(() -> open().executeBatch());
   }
 
   @Override
   public java.sql.Connection getConnection() throws java.sql.SQLException {
-    return delegate.getConnection();
+    return Errors.call(() -> open().getConnection());
   }
 
   @Override
   public boolean getMoreResults(int p0) throws java.sql.SQLException {
-    return delegate.getMoreResults(p0);
+    return Errors.call(() -> open().getMoreResults(p0));
   }
 
   @Override
   public java.sql.ResultSet getGeneratedKeys() throws java.sql.SQLException {
-    return delegate.getGeneratedKeys();
+    return Errors.call(() -> open().getGeneratedKeys());
   }
 
   @Override
   public int executeUpdate(java.lang.String p0, int p1) throws java.sql.SQLException {
-    return delegate.executeUpdate(p0, p1);
+    return Errors.call(() -> open().executeUpdate(p0, p1));
   }
 
   @Override
   public int executeUpdate(java.lang.String p0, int[] p1) throws java.sql.SQLException {
-    return delegate.executeUpdate(p0, p1);
+    return Errors.call(() -> open().executeUpdate(p0, p1));
   }
 
   @Override
   public int executeUpdate(java.lang.String p0, java.lang.String[] p1) throws java.sql.SQLException {
-    return delegate.executeUpdate(p0, p1);
+    return Errors.call(() -> open().executeUpdate(p0, p1));
   }
 
   @Override
   public boolean execute(java.lang.String p0, int p1) throws java.sql.SQLException {
-    return delegate.execute(p0, p1);
+    return Errors.call(() -> open().execute(p0, p1));
   }
 
   @Override
   public boolean execute(java.lang.String p0, int[] p1) throws java.sql.SQLException {
-    return delegate.execute(p0, p1);
+    return Errors.call(() -> open().execute(p0, p1));
   }
 
   @Override
   public boolean execute(java.lang.String p0, java.lang.String[] p1) throws java.sql.SQLException {
-    return delegate.execute(p0, p1);
+    return Errors.call(() -> open().execute(p0, p1));
   }
 
   @Override
   public int getResultSetHoldability() throws java.sql.SQLException {
-    return delegate.getResultSetHoldability();
+    return Errors.call(() -> open().getResultSetHoldability());
   }
 
   @Override
   public boolean isClosed() throws java.sql.SQLException {
-    return delegate.isClosed();
+    return Errors.call(() -> open().isClosed());
   }
 
   @Override
   public void setPoolable(boolean p0) throws java.sql.SQLException {
-    delegate.setPoolable(p0);
+    Errors.run(() -> open().setPoolable(p0));
   }
 
   @Override
   public boolean isPoolable() throws java.sql.SQLException {
-    return delegate.isPoolable();
+    return Errors.call(() -> open().isPoolable());
   }
 
   @Override
   public void closeOnCompletion() throws java.sql.SQLException {
-    delegate.closeOnCompletion();
+    Errors.run(() -> open().closeOnCompletion());
   }
 
   @Override
   public boolean isCloseOnCompletion() throws java.sql.SQLException {
-    return delegate.isCloseOnCompletion();
+    return Errors.call(() -> open().isCloseOnCompletion());
   }
 
   @Override
@@ -233,12 +241,12 @@ abstract class ForwardingStatement implements java.sql.Statement {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    return delegate.unwrap(iface);
+    return Errors.call(() -> open().unwrap(iface));
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
-    return iface.isInstance(this) || delegate.isWrapperFor(iface);
+    return iface.isInstance(this) || open().isWrapperFor(iface);
   }
 
 }

@@ -21,6 +21,8 @@ public enum FloeError {
   TABLE_EXISTS("42S01", "Cannot create table %s: it already exists"),
   /** A table that is not there. */
   TABLE_NOT_FOUND("42S02", "Cannot find table %s"),
+  /** A schema that is not there. */
+  SCHEMA_NOT_FOUND("3F000", "Cannot find schema %s"),
   /** A column that is not there. */
   COLUMN_NOT_FOUND("42S22", "Cannot find column %s"),
   /** A name that is not allowed, such as one that leaves the root. */

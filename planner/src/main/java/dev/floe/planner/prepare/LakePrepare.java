@@ -1,12 +1,18 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.planner.dml.LakeTableModify;
+import dev.floe.planner.schema.LakeSchema;
 import dev.floe.planner.schema.LakeTable;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -30,10 +36,12 @@ import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's statement preparation with Floe's changes: a DELETE or UPDATE of a Floe table becomes
@@ -61,6 +69,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         this,
         context,
         catalogReader,
+        LakeCatalogReader.searching(catalogReader, context),
         typeFactory,
         context.getRootSchema(),
         prefer,
@@ -103,13 +112,18 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
-  /** The preparing statement that converts with {@link LakeSqlToRelConverter}. */
+  /**
+   * The preparing statement that converts with {@link LakeSqlToRelConverter} and resolves names
+   * along the search path of {@link LakeCatalogReader}.
+   */
   static final class LakePreparingStmt extends CalcitePreparingStmt {
     private final RelOptCluster cluster;
+    private final Prepare.CatalogReader calciteReader;
 
     LakePreparingStmt(
         CalcitePrepareImpl prepare,
         Context context,
+        Prepare.CatalogReader calciteReader,
         Prepare.CatalogReader catalogReader,
         org.apache.calcite.rel.type.RelDataTypeFactory typeFactory,
         org.apache.calcite.jdbc.CalciteSchema schema,
@@ -128,6 +142,15 @@ public class LakePrepare extends CalcitePrepareImpl {
           resultConvention,
           convertletTable);
       this.cluster = cluster;
+      this.calciteReader = calciteReader;
+    }
+
+    /** Validates with the search path, where Calcite would use its own two-entry one. */
+    @Override
+    protected SqlValidator createSqlValidator(
+        Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
+      return super.createSqlValidator(
+          reader == calciteReader ? catalogReader : reader, configTransform);
     }
 
     @Override
@@ -168,6 +191,51 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       return super.implement(root.withRel(TemporalAligner.align(root.rel)));
+    }
+  }
+
+  /**
+   * Calcite's catalog reader with Floe's search path for names: the connection's schema, then
+   * the lake root, then Calcite's root. The connection's schema may be a nested lake schema by its
+   * dotted name ({@code sales.eu}), which Calcite alone would look for at its root; and a
+   * qualified name such as {@code sales.us.orders} still resolves from the lake root while the
+   * connection's schema is {@code sales.eu}.
+   */
+  static final class LakeCatalogReader extends CalciteCatalogReader {
+    private LakeCatalogReader(
+        CalciteCatalogReader calcite, List<List<String>> schemaPaths, Context context) {
+      super(
+          context.getRootSchema(),
+          calcite.nameMatcher(),
+          schemaPaths,
+          calcite.getTypeFactory(),
+          context.config());
+    }
+
+    static CalciteCatalogReader searching(CalciteCatalogReader calcite, Context context) {
+      CalciteSchema root = context.getRootSchema();
+      String lake = lakeRoot(root);
+      if (lake == null) {
+        return calcite;
+      }
+      List<String> current = context.getDefaultSchemaPath();
+      List<String> first = new ArrayList<>();
+      if (!current.isEmpty() && root.getSubSchema(current.get(0), true) == null) {
+        first.add(lake); // a lake schema by its JDBC name, under the lake root
+      }
+      first.addAll(current);
+      return new LakeCatalogReader(calcite, List.of(first, List.of(lake), List.of()), context);
+    }
+
+    /** The name under which the lake root is mounted in Calcite's root schema, or null. */
+    private static @Nullable String lakeRoot(CalciteSchema root) {
+      for (Map.Entry<String, CalciteSchema> entry : root.getSubSchemaMap().entrySet()) {
+        Schema schema = entry.getValue().schema;
+        if (schema instanceof LakeSchema && ((LakeSchema) schema).path().isEmpty()) {
+          return entry.getKey();
+        }
+      }
+      return null;
     }
   }
 
