@@ -89,6 +89,9 @@ public class LakePrepare extends CalcitePrepareImpl {
     VolcanoPlanner planner = new ExactPlanner(costFactory, externalContext);
     planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    if (org.apache.calcite.config.CalciteSystemProperty.ENABLE_COLLATION_TRAIT.value()) {
+      planner.addRelTraitDef(org.apache.calcite.rel.RelCollationTraitDef.INSTANCE);
+    }
     planner.setTopDownOpt(prepareContext.config().topDownOpt());
     RelOptUtil.registerDefaultRules(
         planner, prepareContext.config().materializationsEnabled(), enableBindable);
