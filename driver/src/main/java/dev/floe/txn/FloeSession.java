@@ -2,6 +2,7 @@ package dev.floe.txn;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.dml.InsertBatch;
 import dev.floe.planner.dml.TableChange;
 import dev.floe.planner.schema.LakeCatalog;
 import dev.floe.planner.schema.LakeSession;
@@ -42,6 +43,7 @@ public final class FloeSession implements LakeSession {
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
+  private InsertBatch insertBatch;
 
   public FloeSession(
       FolderCatalog catalog,
@@ -142,6 +144,16 @@ public final class FloeSession implements LakeSession {
     }
     state.orphans.addAll(state.pending.discardedBy(change));
     state.pending = combined;
+  }
+
+  @Override
+  public InsertBatch insertBatch() {
+    return insertBatch;
+  }
+
+  /** Starts (non-null) or ends (null) collecting the INSERT rows of a PreparedStatement batch. */
+  public void collectInserts(InsertBatch batch) {
+    this.insertBatch = batch;
   }
 
   @Override
