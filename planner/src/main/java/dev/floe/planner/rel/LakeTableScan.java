@@ -30,6 +30,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.BuiltInMethod;
 import org.apache.iceberg.Schema;
 
 /**
@@ -152,14 +153,27 @@ public final class LakeTableScan extends TableScan implements EnumerableRel {
     return planner.getCostFactory().makeCost(rows * fraction, rows * fraction, rows * fraction);
   }
 
+  /**
+   * Rows are {@code Object[]}, except when one column is read: then each row is the value itself
+   * (SCALAR), as Calcite's own scans do, because some Enumerable operators (a merge join's key
+   * selector over a sort) assume that form for one-column inputs.
+   */
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType =
-        PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY, false);
+        PhysTypeImpl.of(
+            implementor.getTypeFactory(),
+            getRowType(),
+            scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
+            false);
     Expression specExpression = implementor.stash(spec, LakeScanSpec.class);
     Expression enumerable =
         Expressions.call(
             LakeScan.class, "enumerable", implementor.getRootExpression(), specExpression);
+    if (scalar) {
+      enumerable = Expressions.call(BuiltInMethod.SLICE0.method, enumerable);
+    }
     return implementor.result(physType, Blocks.toBlock(enumerable));
   }
 }
