@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.Transaction;
@@ -140,7 +142,12 @@ public final class FloeSession implements LakeSession {
       }
       deleteQuietly(state.previewFiles);
       state.previewFiles = previewOps.written();
-      state.preview = txn.table();
+      // txn.table() cannot be scanned; a table over the transaction's pending metadata can.
+      TableMetadata pending = ((BaseTransaction) txn).currentMetadata();
+      state.preview =
+          new BaseTable(
+              new StaticTableOperations(pending, state.ops.io(), state.ops.locationProvider()),
+              state.name());
     }
     state.orphans.addAll(state.pending.discardedBy(change));
     state.pending = combined;
