@@ -42,7 +42,7 @@ public final class QuickStart {
               + " founded DATE)"
               + " PARTITIONED BY (country)"
               + " WITH ('format-version' = '2')");
-      out.println("created table cities in " + Path.of(lake, "cities").toAbsolutePath());
+      out.println("created table cities in " + Path.of(lake, "cities").toAbsolutePath().normalize());
 
       // In auto-commit mode each INSERT is one Iceberg commit (one snapshot).
       int inserted =

@@ -23,7 +23,8 @@ import sqlline.SqlLine;
  *
  * Any other argument goes to sqlline as is ({@code --outputFormat=csv}, {@code --force=true}, ...).
  * After each write the shell prints the snapshot it committed; a long write prints its progress.
- * Exit status: 0 when every statement succeeded, 1 for bad arguments, 2 otherwise.
+ * Every {@code -e} statement runs; a script stops at its first error. Exit status: 0 when every
+ * statement succeeded, 1 for bad arguments, 2 otherwise.
  */
 public final class FloeShell {
   /** System property: where the sample lake lives (the {@code floe} script sets the repository's). */
@@ -44,8 +45,8 @@ public final class FloeShell {
           "",
           "  LOCATION   a lake folder, a file: URI or a jdbc:floe: URL;",
           "             default: the sample lake, written on first use, with a short demo",
-          "  -e SQL     run SQL and exit (repeatable)",
-          "  -f FILE    run a SQL script and exit",
+          "  -e SQL     run SQL and exit (repeatable; all run, exit status 2 if any failed)",
+          "  -f FILE    run a SQL script and exit (stops at the first error unless --force=true)",
           "  --name=v   any sqlline option, e.g. --outputFormat=csv, --force=true",
           "",
           "Writes print the snapshot they committed; a long write prints its progress.",
@@ -56,6 +57,10 @@ public final class FloeShell {
 
   /** Runs the shell on the terminal and exits with its status. */
   public static void main(String[] args) throws IOException, SQLException {
+    if (!List.of(args).contains("--verbose=true")) {
+      // sqlline prints whole stack traces for errors in -e and -f statements; keep the messages.
+      System.setErr(new PrintStream(new StackTraceFilter(System.err), true, StandardCharsets.UTF_8));
+    }
     System.exit(run(args, null, System.out, System.err));
   }
 
@@ -93,14 +98,15 @@ public final class FloeShell {
         sqlline.add("--maxWidth=10000"); // no terminal to fit: never cut a row
       }
       sqlline.addAll(arguments.sqlline());
-      if (arguments.batch()) {
-        return sqlline(sqlline, InputStream.nullInputStream(), false, out, err);
+      if (in == null && System.console() != null && !arguments.batch()) {
+        return sqlline(sqlline, null, true, out, err); // a person at a terminal
       }
-      if (in == null && System.console() == null) {
-        // Input is a pipe or a file, not a terminal: read it as a script, without line editing.
-        return sqlline(sqlline, System.in, false, out, err);
-      }
-      return sqlline(sqlline, in, in == null, out, err);
+      // -e, -f, or statements from a pipe or file: like a script, the run fails if any statement
+      // did (sqlline alone would report only the last -e statement's outcome).
+      InputStream input =
+          arguments.batch() ? InputStream.nullInputStream() : in == null ? System.in : in;
+      int status = sqlline(sqlline, input, false, out, err);
+      return status == 0 && driver.failures() > 0 ? 2 : status;
     }
   }
 

@@ -53,16 +53,35 @@ final class LakeWatcher {
   private final PrintStream report;
   private final ScheduledExecutorService ticker;
   private final long progressMillis;
+  private final Runnable onFailure;
 
-  LakeWatcher(Path root, PrintStream report, ScheduledExecutorService ticker, long progressMillis) {
+  LakeWatcher(
+      Path root,
+      PrintStream report,
+      ScheduledExecutorService ticker,
+      long progressMillis,
+      Runnable onFailure) {
     this.root = root;
     this.report = report;
     this.ticker = ticker;
     this.progressMillis = progressMillis;
+    this.onFailure = onFailure;
   }
 
-  /** Runs one statement (or a commit), then reports what it changed in the lake. */
+  /**
+   * Runs one statement (or a commit), then reports what it changed in the lake; a statement that
+   * throws is counted as a failure of the run.
+   */
   Object around(String sql, Action action) throws Throwable {
+    try {
+      return watch(sql, action);
+    } catch (Throwable e) {
+      onFailure.run();
+      throw e;
+    }
+  }
+
+  private Object watch(String sql, Action action) throws Throwable {
     String statement = LEADING_COMMENTS.matcher(sql == null ? "" : sql).replaceFirst("");
     if (READ_ONLY_STATEMENT.matcher(statement).matches()) {
       return action.run();

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -29,6 +30,7 @@ final class WatchingDriver implements Driver, AutoCloseable {
   private final long progressMillis;
   private final ScheduledExecutorService ticker;
   private final List<Driver> displaced = new ArrayList<>();
+  private final AtomicInteger failures = new AtomicInteger();
 
   WatchingDriver(PrintStream report, long progressMillis) {
     this.report = report;
@@ -67,12 +69,25 @@ final class WatchingDriver implements Driver, AutoCloseable {
 
   @Override
   public Connection connect(String url, Properties info) throws SQLException {
-    Connection connection = floe.connect(url, info);
+    Connection connection;
+    try {
+      connection = floe.connect(url, info);
+    } catch (SQLException | RuntimeException e) {
+      failures.incrementAndGet();
+      throw e;
+    }
     Path root = connection == null ? null : localRoot(url);
     if (root == null) {
       return connection;
     }
-    return Watched.connection(connection, new LakeWatcher(root, report, ticker, progressMillis));
+    return Watched.connection(
+        connection,
+        new LakeWatcher(root, report, ticker, progressMillis, failures::incrementAndGet));
+  }
+
+  /** How many statements failed on this driver's connections, including failed connects. */
+  int failures() {
+    return failures.get();
   }
 
   /** The local folder a Floe URL names, or null when it is not a local folder. */

@@ -98,6 +98,29 @@ class FloeShellTest {
   }
 
   @Test
+  void everyExecuteStatementRunsButOneFailureFailsTheRun() throws Exception {
+    Run run =
+        shell(
+            lake.toString(),
+            "-e", "SELECT * FROM missing",
+            "-e", "CREATE TABLE after_the_failure (id BIGINT NOT NULL)");
+
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err).contains("state=42S02").contains("after_the_failure: created");
+  }
+
+  @Test
+  void aScriptStopsAtItsFirstFailingStatement() throws Exception {
+    Path script = temp.resolve("failing.sql");
+    Files.writeString(script, "SELECT * FROM missing;\nCREATE TABLE never (id BIGINT NOT NULL);\n");
+
+    Run run = shell(lake.toString(), "-f", script.toString());
+
+    assertThat(run.status).isEqualTo(2);
+    assertThat(lake.resolve("never")).doesNotExist();
+  }
+
+  @Test
   void aLongInsertSelectReportsItsProgress() throws Exception {
     try (Connection connection = DriverManager.getConnection("jdbc:floe:" + lake);
         Statement statement = connection.createStatement()) {
