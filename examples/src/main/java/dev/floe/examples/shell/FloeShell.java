@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,9 @@ import sqlline.SqlLine;
  *
  * Any other argument goes to sqlline as is ({@code --outputFormat=csv}, {@code --force=true}, ...).
  * After each write the shell prints the snapshot it committed; a long write prints its progress.
- * Every {@code -e} statement runs; a script stops at its first error. Exit status: 0 when every
- * statement succeeded, 1 for bad arguments, 2 otherwise.
+ * Every {@code -e} statement runs; a script stops at its first error, and SQL piped into standard
+ * input runs as a script. Exit status: 0 when every statement succeeded, 1 for bad arguments, 2
+ * otherwise.
  */
 public final class FloeShell {
   /** System property: where the sample lake lives (the {@code floe} script sets the repository's). */
@@ -91,22 +93,37 @@ public final class FloeShell {
           return status;
         }
       }
-      List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
-      sqlline.add("-ac");
-      sqlline.add((arguments.batch() ? FloeApplication.Batch.class : FloeApplication.class).getName());
-      if (arguments.batch()) {
-        sqlline.add("--maxWidth=10000"); // no terminal to fit: never cut a row
-      }
-      sqlline.addAll(arguments.sqlline());
       if (in == null && System.console() != null && !arguments.batch()) {
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
+        sqlline.add("-ac");
+        sqlline.add(FloeApplication.class.getName());
+        sqlline.addAll(arguments.sqlline());
         return sqlline(sqlline, null, true, out, err); // a person at a terminal
       }
-      // -e, -f, or statements from a pipe or file: like a script, the run fails if any statement
-      // did (sqlline alone would report only the last -e statement's outcome).
-      InputStream input =
-          arguments.batch() ? InputStream.nullInputStream() : in == null ? System.in : in;
-      int status = sqlline(sqlline, input, false, out, err);
-      return status == 0 && driver.failures() > 0 ? 2 : status;
+      // -e, -f, or statements from a pipe or a file, which run as a script. The run fails if any
+      // statement failed (sqlline alone reports only the last -e statement's outcome).
+      Path piped = null;
+      try {
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
+        sqlline.add("-ac");
+        sqlline.add(FloeApplication.Batch.class.getName());
+        sqlline.add("--maxWidth=10000"); // no terminal to fit: never cut a row
+        sqlline.addAll(arguments.sqlline());
+        if (!arguments.batch()) {
+          piped = Files.createTempFile("floe-stdin", ".sql");
+          try (InputStream input = in == null ? System.in : in) {
+            Files.copy(input, piped, StandardCopyOption.REPLACE_EXISTING);
+          }
+          sqlline.add("-f");
+          sqlline.add(piped.toString());
+        }
+        int status = sqlline(sqlline, InputStream.nullInputStream(), false, out, err);
+        return status == 0 && driver.failures() > 0 ? 2 : status;
+      } finally {
+        if (piped != null) {
+          Files.deleteIfExists(piped);
+        }
+      }
     }
   }
 

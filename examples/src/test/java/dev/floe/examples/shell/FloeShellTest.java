@@ -121,6 +121,18 @@ class FloeShellTest {
   }
 
   @Test
+  void statementsFromStandardInputRunAsAScript() throws Exception {
+    String statements = "CREATE TABLE piped (id BIGINT NOT NULL);\nINSERT INTO piped VALUES (7);\nSELECT id FROM piped;\n";
+
+    Run run = shell(new java.io.ByteArrayInputStream(statements.getBytes(StandardCharsets.UTF_8)), lake.toString());
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.out).contains("| 7  |");
+    assertThat(run.err).contains("3/3").containsPattern("piped: committed snapshot -?\\d+ \\(append: \\+1 row");
+    assertTableLaidOut(lake, "piped", temp);
+  }
+
+  @Test
   void aLongInsertSelectReportsItsProgress() throws Exception {
     try (Connection connection = DriverManager.getConnection("jdbc:floe:" + lake);
         Statement statement = connection.createStatement()) {
@@ -194,12 +206,16 @@ class FloeShellTest {
   record Run(int status, String out, String err) {}
 
   static Run shell(String... args) throws Exception {
+    return shell(java.io.InputStream.nullInputStream(), args);
+  }
+
+  static Run shell(java.io.InputStream in, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status;
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      status = FloeShell.run(args, java.io.InputStream.nullInputStream(), o, e);
+      status = FloeShell.run(args, in, o, e);
     }
     return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
