@@ -132,9 +132,9 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   /**
-   * Runs every batch entry in one transaction; nothing is published unless all succeed. INSERT
-   * rows are collected and written once at the end, as one statement, so a batch makes a few data
-   * files, not one per entry.
+   * Runs every batch entry in one transaction; nothing is published unless all succeed. INSERT rows
+   * are collected and written once at the end, as one statement, so a batch makes a few data files,
+   * not one per entry.
    */
   @Override
   public long[] executeLargeBatch() throws SQLException {

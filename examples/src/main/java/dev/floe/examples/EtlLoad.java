@@ -27,17 +27,22 @@ public final class EtlLoad {
   /** What a load did. */
   record Result(long loaded, long firstId, long tableRows, long millis) {}
 
-  /** Arguments: the lake folder, the number of rows (default 1,000,000), the batch size (default 10,000). */
+  /**
+   * Arguments: the lake folder, the number of rows (default 1,000,000), the batch size (default
+   * 10,000).
+   */
   public static void main(String[] args) throws SQLException {
     if (args.length < 1 || args.length > 3) {
-      System.err.println("usage: EtlLoad <lake folder> [rows, default 1000000] [batch size, default 10000]");
+      System.err.println(
+          "usage: EtlLoad <lake folder> [rows, default 1000000] [batch size, default 10000]");
       System.exit(1);
     }
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
     int batchSize = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
     Result result = load(args[0], rows, batchSize);
     System.out.printf(
-        "loaded %,d rows into events in one commit in %.1f s (%,.0f rows/s); the table now has %,d rows%n",
+        "loaded %,d rows into events in one commit in %.1f s (%,.0f rows/s); the table now has %,d"
+            + " rows%n",
         result.loaded(),
         result.millis() / 1000.0,
         result.loaded() * 1000.0 / Math.max(1, result.millis()),
@@ -94,7 +99,9 @@ public final class EtlLoad {
     }
   }
 
-  /** Creates the table on first use and returns the first free id, so that loads can be repeated. */
+  /**
+   * Creates the table on first use and returns the first free id, so that loads can be repeated.
+   */
   private static long prepareTable(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute(

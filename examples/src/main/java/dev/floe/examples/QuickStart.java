@@ -20,7 +20,10 @@ import java.sql.Statement;
 public final class QuickStart {
   private QuickStart() {}
 
-  /** Runs the quick start on the folder named by the first argument (default {@code ./quickstart-lake}). */
+  /**
+   * Runs the quick start on the folder named by the first argument (default {@code
+   * ./quickstart-lake}).
+   */
   public static void main(String[] args) throws SQLException {
     run(args.length > 0 ? args[0] : "quickstart-lake", System.out);
   }
@@ -42,7 +45,8 @@ public final class QuickStart {
               + " founded DATE)"
               + " PARTITIONED BY (country)"
               + " WITH ('format-version' = '2')");
-      out.println("created table cities in " + Path.of(lake, "cities").toAbsolutePath().normalize());
+      out.println(
+          "created table cities in " + Path.of(lake, "cities").toAbsolutePath().normalize());
 
       // In auto-commit mode each INSERT is one Iceberg commit (one snapshot).
       int inserted =

@@ -37,8 +37,10 @@ class EtlLoadTest {
     Snapshot load = table.currentSnapshot();
     assertThat(load.operation()).isEqualTo("append");
     assertThat(load.summary()).containsEntry("added-records", "25000");
-    // Five batches over 2024 in time order: a few files per month, not one per row or per batch entry.
-    assertThat(LakeFiles.parquetFiles(lake.resolve("events").resolve("data"))).hasSizeBetween(12, 20);
+    // Five batches over 2024 in time order: a few files per month, not one per row or per batch
+    // entry.
+    assertThat(LakeFiles.parquetFiles(lake.resolve("events").resolve("data")))
+        .hasSizeBetween(12, 20);
   }
 
   @Test
@@ -56,7 +58,8 @@ class EtlLoadTest {
         Statement statement = connection.createStatement();
         ResultSet ids =
             statement.executeQuery(
-                "SELECT COUNT(DISTINCT id), MIN(id), MAX(id), MIN(event_date), MAX(event_date) FROM events")) {
+                "SELECT COUNT(DISTINCT id), MIN(id), MAX(id), MIN(event_date), MAX(event_date) FROM"
+                    + " events")) {
       ids.next();
       assertThat(ids.getLong(1)).isEqualTo(5_000);
       assertThat(ids.getLong(2)).isEqualTo(1);

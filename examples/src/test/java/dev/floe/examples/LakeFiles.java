@@ -59,12 +59,14 @@ public final class LakeFiles {
   public static TableMetadata currentMetadata(Path root, String table) {
     Path metadata = root.resolve(table.replace('.', '/')).resolve("metadata");
     try {
-      int version = Integer.parseInt(Files.readString(metadata.resolve("version-hint.text")).trim());
+      int version =
+          Integer.parseInt(Files.readString(metadata.resolve("version-hint.text")).trim());
       while (Files.exists(metadata.resolve("v" + (version + 1) + ".metadata.json"))) {
         version++;
       }
       return TableMetadataParser.read(
-          org.apache.iceberg.Files.localInput(metadata.resolve("v" + version + ".metadata.json").toFile()));
+          org.apache.iceberg.Files.localInput(
+              metadata.resolve("v" + version + ".metadata.json").toFile()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

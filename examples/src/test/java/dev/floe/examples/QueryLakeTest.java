@@ -23,16 +23,20 @@ class QueryLakeTest {
     Files.createDirectories(lake);
     try (Connection connection = DriverManager.getConnection("jdbc:floe:" + lake);
         Statement statement = connection.createStatement()) {
-      statement.execute("CREATE TABLE sales.orders (id BIGINT NOT NULL, customer VARCHAR, total DECIMAL(8, 2))");
+      statement.execute(
+          "CREATE TABLE sales.orders (id BIGINT NOT NULL, customer VARCHAR, total DECIMAL(8, 2))");
       statement.executeUpdate(
-          "INSERT INTO sales.orders VALUES (1, 'Ada', 12.50), (2, 'Grace', 7.00), (3, NULL, 100.25)");
+          "INSERT INTO sales.orders VALUES (1, 'Ada', 12.50), (2, 'Grace', 7.00), (3, NULL,"
+              + " 100.25)");
     }
     LakeFiles.assertTableLaidOut(lake, "sales.orders", temp);
   }
 
   @Test
   void printsTheRowsAsATableWithAHeaderAndARowCount() throws Exception {
-    String text = QueryLake.query(lake.toString(), "SELECT id, customer, total FROM sales.orders ORDER BY id");
+    String text =
+        QueryLake.query(
+            lake.toString(), "SELECT id, customer, total FROM sales.orders ORDER BY id");
 
     assertThat(text)
         .isEqualTo(

@@ -27,7 +27,8 @@ class QuickStartTest {
         .contains("created table cities in " + lake.resolve("cities").toAbsolutePath().normalize())
         .contains("inserted 5 rows");
     assertThat(output.lines().filter(line -> line.contains("founded")))
-        .containsExactly("Paris     2,102,650  founded 0052-01-01", "Lyon        522,250  founded 0043-10-01");
+        .containsExactly(
+            "Paris     2,102,650  founded 0052-01-01", "Lyon        522,250  founded 0043-10-01");
     assertTableLaidOut(lake, "cities", temp);
   }
 

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /** The README stays true to the code: its property table, its commands, its section order. */
 class ReadmeTest {
-  private static final String TABLE_START = "<!-- properties:start (generated from FloeProperty; ReadmeTest checks it) -->";
+  private static final String TABLE_START =
+      "<!-- properties:start (generated from FloeProperty; ReadmeTest checks it) -->";
   private static final String TABLE_END = "<!-- properties:end -->";
 
   static Path repository;
@@ -115,7 +116,10 @@ class ReadmeTest {
     }
 
     assertThat(classes)
-        .contains("dev.floe.examples.QuickStart", "dev.floe.examples.EtlLoad", "dev.floe.examples.QueryLake");
+        .contains(
+            "dev.floe.examples.QuickStart",
+            "dev.floe.examples.EtlLoad",
+            "dev.floe.examples.QueryLake");
     for (String name : classes) {
       assertThat(Class.forName(name).getMethod("main", String[].class)).isNotNull();
     }

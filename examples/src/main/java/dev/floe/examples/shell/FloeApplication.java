@@ -36,7 +36,8 @@ public class FloeApplication extends Application {
 
   @Override
   public Collection<String> getConnectionUrlExamples() {
-    return List.of("jdbc:floe:./sample-lake", "jdbc:floe:/data/lake", "jdbc:floe:file:///data/lake");
+    return List.of(
+        "jdbc:floe:./sample-lake", "jdbc:floe:/data/lake", "jdbc:floe:file:///data/lake");
   }
 
   /** The settings for {@code -e} and {@code -f} runs, which print no greeting. */

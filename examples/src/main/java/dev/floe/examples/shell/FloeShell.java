@@ -29,7 +29,9 @@ import sqlline.SqlLine;
  * otherwise.
  */
 public final class FloeShell {
-  /** System property: where the sample lake lives (the {@code floe} script sets the repository's). */
+  /**
+   * System property: where the sample lake lives (the {@code floe} script sets the repository's).
+   */
   static final String SAMPLE_LAKE_PROPERTY = "floe.sampleLake";
 
   /** System property: milliseconds between two progress lines of a long write (default 2000). */
@@ -61,7 +63,8 @@ public final class FloeShell {
   public static void main(String[] args) throws IOException, SQLException {
     if (!List.of(args).contains("--verbose=true")) {
       // sqlline prints whole stack traces for errors in -e and -f statements; keep the messages.
-      System.setErr(new PrintStream(new StackTraceFilter(System.err), true, StandardCharsets.UTF_8));
+      System.setErr(
+          new PrintStream(new StackTraceFilter(System.err), true, StandardCharsets.UTF_8));
     }
     System.exit(run(args, null, System.out, System.err));
   }
@@ -84,7 +87,8 @@ public final class FloeShell {
       SampleLake.ensure(sample, err);
       location = sample.toString();
     }
-    String url = location.regionMatches(true, 0, "jdbc:", 0, 5) ? location : "jdbc:floe:" + location;
+    String url =
+        location.regionMatches(true, 0, "jdbc:", 0, 5) ? location : "jdbc:floe:" + location;
     long progressMillis = Long.getLong(PROGRESS_PROPERTY, 2000L);
     try (WatchingDriver driver = new WatchingDriver(err, progressMillis).install()) {
       if (demo) {
@@ -135,11 +139,14 @@ public final class FloeShell {
       out.println("Demo: three queries on the sample lake (" + url + ").");
       return sqlline(
           List.of(
-              "-u", url,
+              "-u",
+              url,
               NO_CREDENTIALS,
-              "-ac", FloeApplication.Batch.class.getName(),
+              "-ac",
+              FloeApplication.Batch.class.getName(),
               "--maxWidth=10000",
-              "-f", script.toString()),
+              "-f",
+              script.toString()),
           InputStream.nullInputStream(),
           false,
           out,

@@ -42,7 +42,8 @@ final class LakeWatcher {
   private static final Pattern READ_ONLY_STATEMENT =
       Pattern.compile("(?i)(SELECT|WITH|VALUES|EXPLAIN|DESCRIBE|SHOW)\\b.*", Pattern.DOTALL);
   private static final Pattern LONG_WRITE =
-      Pattern.compile("(?i)(INSERT|UPSERT|UPDATE|DELETE|MERGE|CREATE\\s.*\\bAS\\b)", Pattern.DOTALL);
+      Pattern.compile(
+          "(?i)(INSERT|UPSERT|UPDATE|DELETE|MERGE|CREATE\\s.*\\bAS\\b)", Pattern.DOTALL);
 
   /** Something a statement does, which may throw anything the JDBC call throws. */
   interface Action {
@@ -126,7 +127,9 @@ final class LakeWatcher {
         TimeUnit.MILLISECONDS);
   }
 
-  /** Counts files under the tables' {@code data/} folders modified since a time, and their bytes. */
+  /**
+   * Counts files under the tables' {@code data/} folders modified since a time, and their bytes.
+   */
   private long[] dataFilesWrittenSince(FileTime since) throws IOException {
     long[] countAndBytes = new long[2];
     Files.walkFileTree(
@@ -181,7 +184,10 @@ final class LakeWatcher {
     }
   }
 
-  /** A table's SQL name from its folder under the root: {@code sales/orders} is {@code sales.orders}. */
+  /**
+   * A table's SQL name from its folder under the root: {@code sales/orders} is {@code
+   * sales.orders}.
+   */
   static String name(Path table) {
     List<String> names = new ArrayList<>();
     for (Path name : table) {
@@ -212,7 +218,9 @@ final class LakeWatcher {
           + what
           + " (metadata v"
           + now
-          + (current == null ? ", no snapshot yet)" : ", current snapshot " + current.snapshotId() + ")");
+          + (current == null
+              ? ", no snapshot yet)"
+              : ", current snapshot " + current.snapshotId() + ")");
     }
     return table
         + ": committed snapshot "
@@ -229,7 +237,12 @@ final class LakeWatcher {
     List<String> parts = new ArrayList<>();
     count(parts, summary, "added-records", "+%d row", "+%d rows");
     count(parts, summary, "deleted-records", "-%d row", "-%d rows");
-    count(parts, summary, "added-position-deletes", "%d row marked deleted", "%d rows marked deleted");
+    count(
+        parts,
+        summary,
+        "added-position-deletes",
+        "%d row marked deleted",
+        "%d rows marked deleted");
     count(parts, summary, "added-data-files", "%d data file added", "%d data files added");
     count(parts, summary, "deleted-data-files", "%d data file removed", "%d data files removed");
     count(parts, summary, "added-delete-files", "%d delete file added", "%d delete files added");

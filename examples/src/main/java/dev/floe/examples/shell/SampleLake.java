@@ -32,12 +32,40 @@ final class SampleLake {
   static final int ORDERS = 720;
 
   private static final String[] FIRST_NAMES = {
-    "Ada", "Alan", "Barbara", "Claude", "Donald", "Edsger", "Frances", "Grace", "John", "Ken",
-    "Leslie", "Margaret", "Niklaus", "Radia", "Shafi", "Tim"
+    "Ada",
+    "Alan",
+    "Barbara",
+    "Claude",
+    "Donald",
+    "Edsger",
+    "Frances",
+    "Grace",
+    "John",
+    "Ken",
+    "Leslie",
+    "Margaret",
+    "Niklaus",
+    "Radia",
+    "Shafi",
+    "Tim"
   };
   private static final String[] LAST_NAMES = {
-    "Lovelace", "Turing", "Liskov", "Shannon", "Knuth", "Dijkstra", "Allen", "Hopper", "Backus",
-    "Thompson", "Lamport", "Hamilton", "Wirth", "Perlman", "Goldwasser", "Berners-Lee"
+    "Lovelace",
+    "Turing",
+    "Liskov",
+    "Shannon",
+    "Knuth",
+    "Dijkstra",
+    "Allen",
+    "Hopper",
+    "Backus",
+    "Thompson",
+    "Lamport",
+    "Hamilton",
+    "Wirth",
+    "Perlman",
+    "Goldwasser",
+    "Berners-Lee"
   };
   private static final String[] COUNTRIES = {"FR", "DE", "NL", "PT", "SE", "US", "JP"};
   private static final List<Object[]> PRODUCTS =
@@ -136,7 +164,8 @@ final class SampleLake {
         String last = LAST_NAMES[random.nextInt(LAST_NAMES.length)];
         insert.setLong(1, id);
         insert.setString(2, first + " " + last);
-        insert.setString(3, id % 9 == 0 ? null : (first + "." + last + "@example.com").toLowerCase());
+        insert.setString(
+            3, id % 9 == 0 ? null : (first + "." + last + "@example.com").toLowerCase());
         insert.setString(4, COUNTRIES[random.nextInt(COUNTRIES.length)]);
         insert.setObject(5, LocalDate.of(2022, 1, 1).plusDays(random.nextInt(700)));
         insert.addBatch();

@@ -9,15 +9,16 @@ import java.util.regex.Pattern;
 
 /**
  * Drops printed Java stack traces (a throwable's line and message, its frames and causes) from a
- * stream, line by line, and keeps everything else.
- * sqlline prints the full stack trace of every error in a statement given with {@code -e} or
- * {@code -f} (it treats them as start-up errors); the shell keeps the one-line message with its
- * SQLState. Complete lines only are passed on, so it suits a stream of whole lines, as stderr is.
- * Not thread-safe beyond what the wrapping {@link java.io.PrintStream} provides.
+ * stream, line by line, and keeps everything else. sqlline prints the full stack trace of every
+ * error in a statement given with {@code -e} or {@code -f} (it treats them as start-up errors); the
+ * shell keeps the one-line message with its SQLState. Complete lines only are passed on, so it
+ * suits a stream of whole lines, as stderr is. Not thread-safe beyond what the wrapping {@link
+ * java.io.PrintStream} provides.
  */
 final class StackTraceFilter extends FilterOutputStream {
   private static final Pattern THROWABLE =
-      Pattern.compile("[a-zA-Z_$][\\w$]*(\\.[a-zA-Z_$][\\w$]*)+(Exception|Error|Throwable)(:|\\s*$)");
+      Pattern.compile(
+          "[a-zA-Z_$][\\w$]*(\\.[a-zA-Z_$][\\w$]*)+(Exception|Error|Throwable)(:|\\s*$)");
   private static final Pattern FRAME = Pattern.compile("\\s+(at |\\.\\.\\. \\d+ more)");
 
   private final ByteArrayOutputStream line = new ByteArrayOutputStream();

@@ -60,7 +60,10 @@ final class Watched {
         case "prepareStatement":
         case "prepareCall":
           Statement statement = (Statement) call(target, method, args);
-          String sql = args != null && args.length > 0 && args[0] instanceof String ? (String) args[0] : null;
+          String sql =
+              args != null && args.length > 0 && args[0] instanceof String
+                  ? (String) args[0]
+                  : null;
           return Proxy.newProxyInstance(
               Watched.class.getClassLoader(),
               new Class<?>[] {method.getReturnType()},
@@ -84,7 +87,8 @@ final class Watched {
     private final String preparedSql;
     private final LakeWatcher watcher;
 
-    StatementHandler(Statement target, Connection connection, String preparedSql, LakeWatcher watcher) {
+    StatementHandler(
+        Statement target, Connection connection, String preparedSql, LakeWatcher watcher) {
       this.target = target;
       this.connection = connection;
       this.preparedSql = preparedSql;
@@ -95,7 +99,10 @@ final class Watched {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
       String name = method.getName();
       if (EXECUTING.contains(name)) {
-        String sql = args != null && args.length > 0 && args[0] instanceof String ? (String) args[0] : preparedSql;
+        String sql =
+            args != null && args.length > 0 && args[0] instanceof String
+                ? (String) args[0]
+                : preparedSql;
         return watcher.around(sql, () -> call(target, method, args));
       }
       switch (name) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class FloeShellTest {
-  private static final Pattern COMMITTED = Pattern.compile("t: committed snapshot (-?\\d+) \\(append: \\+2 rows");
+  private static final Pattern COMMITTED =
+      Pattern.compile("t: committed snapshot (-?\\d+) \\(append: \\+2 rows");
 
   @TempDir Path temp;
   Path lake;
@@ -36,12 +37,17 @@ class FloeShellTest {
     Run run =
         shell(
             lake.toString(),
-            "-e", "CREATE TABLE t (id BIGINT NOT NULL, d DATE) PARTITIONED BY (month(d))",
-            "-e", "INSERT INTO t VALUES (1, DATE '2024-01-31'), (2, DATE '2024-02-01')",
-            "-e", "SELECT id, d FROM t ORDER BY id");
+            "-e",
+            "CREATE TABLE t (id BIGINT NOT NULL, d DATE) PARTITIONED BY (month(d))",
+            "-e",
+            "INSERT INTO t VALUES (1, DATE '2024-01-31'), (2, DATE '2024-02-01')",
+            "-e",
+            "SELECT id, d FROM t ORDER BY id");
 
     assertThat(run.status).isZero();
-    assertThat(run.err).contains("t: created (metadata v1, no snapshot yet)").contains("2 rows affected");
+    assertThat(run.err)
+        .contains("t: created (metadata v1, no snapshot yet)")
+        .contains("2 rows affected");
     Matcher committed = COMMITTED.matcher(run.err);
     assertThat(committed.find()).as(run.err).isTrue();
     long snapshot = LakeFiles.currentMetadata(lake, "t").currentSnapshot().snapshotId();
@@ -53,15 +59,25 @@ class FloeShellTest {
 
   @Test
   void deletesAndUpdatesReportWhatTheirSnapshotChanged() throws Exception {
-    shell(lake.toString(), "-e", "CREATE TABLE t (id BIGINT NOT NULL, name VARCHAR) WITH ('format-version' = '2')",
-        "-e", "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    shell(
+        lake.toString(),
+        "-e",
+        "CREATE TABLE t (id BIGINT NOT NULL, name VARCHAR) WITH ('format-version' = '2')",
+        "-e",
+        "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')");
 
     Run run =
-        shell(lake.toString(), "-e", "DELETE FROM t WHERE id = 2", "-e", "UPDATE t SET name = 'z' WHERE id = 3");
+        shell(
+            lake.toString(),
+            "-e",
+            "DELETE FROM t WHERE id = 2",
+            "-e",
+            "UPDATE t SET name = 'z' WHERE id = 3");
 
     assertThat(run.status).isZero();
     assertThat(run.err)
-        .containsPattern("t: committed snapshot -?\\d+ \\(\\w+: .*1 row marked deleted.*; metadata v3\\)")
+        .containsPattern(
+            "t: committed snapshot -?\\d+ \\(\\w+: .*1 row marked deleted.*; metadata v3\\)")
         .containsPattern("t: committed snapshot -?\\d+ \\(\\w+: \\+1 row.*; metadata v4\\)");
     assertThat(run.err).contains("1 row affected");
     assertTableLaidOut(lake, "t", temp);
@@ -85,7 +101,8 @@ class FloeShellTest {
 
     assertThat(run.status).as(run.err).isZero();
     assertThat(run.out).contains("| 30.50   |");
-    assertThat(run.err).containsPattern("sales\\.orders: committed snapshot -?\\d+ \\(append: \\+2 rows");
+    assertThat(run.err)
+        .containsPattern("sales\\.orders: committed snapshot -?\\d+ \\(append: \\+2 rows");
     assertTableLaidOut(lake, "sales.orders", temp);
   }
 
@@ -102,8 +119,10 @@ class FloeShellTest {
     Run run =
         shell(
             lake.toString(),
-            "-e", "SELECT * FROM missing",
-            "-e", "CREATE TABLE after_the_failure (id BIGINT NOT NULL)");
+            "-e",
+            "SELECT * FROM missing",
+            "-e",
+            "CREATE TABLE after_the_failure (id BIGINT NOT NULL)");
 
     assertThat(run.status).isEqualTo(2);
     assertThat(run.err).contains("state=42S02").contains("after_the_failure: created");
@@ -122,13 +141,21 @@ class FloeShellTest {
 
   @Test
   void statementsFromStandardInputRunAsAScript() throws Exception {
-    String statements = "CREATE TABLE piped (id BIGINT NOT NULL);\nINSERT INTO piped VALUES (7);\nSELECT id FROM piped;\n";
+    String statements =
+        "CREATE TABLE piped (id BIGINT NOT NULL);\n"
+            + "INSERT INTO piped VALUES (7);\n"
+            + "SELECT id FROM piped;\n";
 
-    Run run = shell(new java.io.ByteArrayInputStream(statements.getBytes(StandardCharsets.UTF_8)), lake.toString());
+    Run run =
+        shell(
+            new java.io.ByteArrayInputStream(statements.getBytes(StandardCharsets.UTF_8)),
+            lake.toString());
 
     assertThat(run.status).as(run.err).isZero();
     assertThat(run.out).contains("| 7  |");
-    assertThat(run.err).contains("3/3").containsPattern("piped: committed snapshot -?\\d+ \\(append: \\+1 row");
+    assertThat(run.err)
+        .contains("3/3")
+        .containsPattern("piped: committed snapshot -?\\d+ \\(append: \\+1 row");
     assertTableLaidOut(lake, "piped", temp);
   }
 
@@ -137,7 +164,8 @@ class FloeShellTest {
     try (Connection connection = DriverManager.getConnection("jdbc:floe:" + lake);
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE TABLE source (id BIGINT NOT NULL, label VARCHAR)");
-      try (PreparedStatement insert = connection.prepareStatement("INSERT INTO source VALUES (?, ?)")) {
+      try (PreparedStatement insert =
+          connection.prepareStatement("INSERT INTO source VALUES (?, ?)")) {
         for (int i = 0; i < 200_000; i++) {
           insert.setLong(1, i);
           insert.setString(2, "row " + i);
@@ -153,8 +181,10 @@ class FloeShellTest {
       run =
           shell(
               lake.toString(),
-              "-e", "CREATE TABLE copy (id BIGINT NOT NULL, label VARCHAR)",
-              "-e", "INSERT INTO copy SELECT id, label FROM source");
+              "-e",
+              "CREATE TABLE copy (id BIGINT NOT NULL, label VARCHAR)",
+              "-e",
+              "INSERT INTO copy SELECT id, label FROM source");
     } finally {
       if (before == null) {
         System.clearProperty(FloeShell.PROGRESS_PROPERTY);
@@ -180,7 +210,9 @@ class FloeShellTest {
   void theCommandLineSplitsIntoLocationBatchAndSqllineOptions() {
     FloeShell.Arguments arguments =
         FloeShell.Arguments.parse(
-            new String[] {"/data/lake", "-e", "SELECT 1", "--outputFormat=csv", "-f", "x.sql", "-n", "me"});
+            new String[] {
+              "/data/lake", "-e", "SELECT 1", "--outputFormat=csv", "-f", "x.sql", "-n", "me"
+            });
 
     assertThat(arguments.location()).isEqualTo("/data/lake");
     assertThat(arguments.batch()).isTrue();
@@ -195,9 +227,12 @@ class FloeShellTest {
   void theWatcherFindsTheLocalFolderOfEveryUrlSpelling() {
     Path here = Path.of("").toAbsolutePath();
 
-    assertThat(WatchingDriver.localRoot("jdbc:floe:/data/my lake?readOnly=true")).isEqualTo(Path.of("/data/my lake"));
-    assertThat(WatchingDriver.localRoot("jdbc:floe:file:///data/my%20lake")).isEqualTo(Path.of("/data/my lake"));
-    assertThat(WatchingDriver.localRoot("jdbc:floe:file://localhost/data/lake")).isEqualTo(Path.of("/data/lake"));
+    assertThat(WatchingDriver.localRoot("jdbc:floe:/data/my lake?readOnly=true"))
+        .isEqualTo(Path.of("/data/my lake"));
+    assertThat(WatchingDriver.localRoot("jdbc:floe:file:///data/my%20lake"))
+        .isEqualTo(Path.of("/data/my lake"));
+    assertThat(WatchingDriver.localRoot("jdbc:floe:file://localhost/data/lake"))
+        .isEqualTo(Path.of("/data/lake"));
     assertThat(WatchingDriver.localRoot("jdbc:floe:./lake")).isEqualTo(here.resolve("./lake"));
     assertThat(WatchingDriver.localRoot("jdbc:floe:s3://bucket/lake")).isNull();
   }
@@ -217,6 +252,7 @@ class FloeShellTest {
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       status = FloeShell.run(args, in, o, e);
     }
-    return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return new Run(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

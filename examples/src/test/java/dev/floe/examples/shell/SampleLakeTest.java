@@ -83,19 +83,25 @@ class SampleLakeTest {
   @Test
   void someRowsAreAlreadyDeletedWithPositionDeletesAndWholePartitions() throws Exception {
     assertThat(LakeFiles.currentMetadata(lake, "orders").currentSnapshot().summary())
-        .hasEntrySatisfying("total-position-deletes", n -> assertThat(Long.parseLong(n)).isPositive());
+        .hasEntrySatisfying(
+            "total-position-deletes", n -> assertThat(Long.parseLong(n)).isPositive());
     try (Connection connection = DriverManager.getConnection("jdbc:floe:" + lake);
         Statement statement = connection.createStatement()) {
-      assertThat(count(statement, "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'")).isZero();
-      assertThat(count(statement, "SELECT COUNT(*) FROM orders WHERE order_date < DATE '2024-01-01'")).isZero();
-      assertThat(count(statement, "SELECT COUNT(*) FROM orders")).isBetween(300L, SampleLake.ORDERS - 1L);
+      assertThat(count(statement, "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"))
+          .isZero();
+      assertThat(
+              count(statement, "SELECT COUNT(*) FROM orders WHERE order_date < DATE '2024-01-01'"))
+          .isZero();
+      assertThat(count(statement, "SELECT COUNT(*) FROM orders"))
+          .isBetween(300L, SampleLake.ORDERS - 1L);
       assertThat(
               count(
                   statement,
                   "SELECT COUNT(*) FROM order_items i LEFT JOIN orders o ON o.id = i.order_id"
                       + " WHERE o.id IS NULL"))
           .isZero();
-      assertThat(count(statement, "SELECT COUNT(*) FROM customers")).isEqualTo(SampleLake.CUSTOMERS);
+      assertThat(count(statement, "SELECT COUNT(*) FROM customers"))
+          .isEqualTo(SampleLake.CUSTOMERS);
     }
   }
 
@@ -108,7 +114,8 @@ class SampleLakeTest {
     assertThat(run.status()).isZero();
     assertThat(run.err()).doesNotContain("Writing the sample lake");
     assertThat(run.out()).contains("| 12       |");
-    assertThat(LakeWatcher.currentVersion(lake.resolve("orders").resolve("metadata"))).isEqualTo(version);
+    assertThat(LakeWatcher.currentVersion(lake.resolve("orders").resolve("metadata")))
+        .isEqualTo(version);
   }
 
   private static FloeShellTest.Run runOnSampleLake(String... args) throws Exception {

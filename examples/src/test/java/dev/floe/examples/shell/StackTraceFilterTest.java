@@ -12,10 +12,14 @@ class StackTraceFilterTest {
   @Test
   void keepsMessagesAndDropsFramesAndCauses() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (PrintStream err = new PrintStream(new StackTraceFilter(bytes), true, StandardCharsets.UTF_8)) {
+    try (PrintStream err =
+        new PrintStream(new StackTraceFilter(bytes), true, StandardCharsets.UTF_8)) {
       err.println("Error: Cannot parse SQL: Encountered \"one\"");
       err.println("Was expecting one of: ... (state=42000,code=0)");
-      new SQLException("Cannot parse SQL\nWas expecting one of: ...", "42000", new IllegalStateException("inner\nmore"))
+      new SQLException(
+              "Cannot parse SQL\nWas expecting one of: ...",
+              "42000",
+              new IllegalStateException("inner\nmore"))
           .printStackTrace(err);
       err.println("1 row affected (0.1 seconds)");
       err.print("no newline yet");
