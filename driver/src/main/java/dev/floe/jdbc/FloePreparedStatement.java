@@ -1,6 +1,7 @@
 package dev.floe.jdbc;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.dml.InsertBatch;
 import dev.floe.planner.rel.TemporalValues;
 import java.sql.Date;
 import java.sql.JDBCType;
@@ -142,7 +143,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return result;
   }
 
-  /** Runs every batch entry in one transaction; nothing is published unless all succeed. */
+  /**
+   * Runs every batch entry in one transaction; nothing is published unless all succeed. INSERT rows
+   * are collected and written once at the end, as one statement, so a batch makes a few data files,
+   * not one per entry.
+   */
   @Override
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
@@ -165,17 +170,24 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
     inOneTransaction(
         () -> {
-          for (int i = 0; i < entries.size(); i++) {
-            for (Binding binding : entries.get(i)) {
-              if (binding != null) {
-                binding.bind(calcite);
+          InsertBatch inserts = new InsertBatch();
+          session().collectInserts(inserts);
+          try {
+            for (int i = 0; i < entries.size(); i++) {
+              for (Binding binding : entries.get(i)) {
+                if (binding != null) {
+                  binding.bind(calcite);
+                }
               }
+              if (calcite.execute()) {
+                throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set");
+              }
+              counts[i] = calcite.getLargeUpdateCount();
             }
-            if (calcite.execute()) {
-              throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set");
-            }
-            counts[i] = calcite.getLargeUpdateCount();
+          } finally {
+            session().collectInserts(null);
           }
+          inserts.flush();
         });
     return counts;
   }

@@ -2,6 +2,7 @@ package dev.floe.txn;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.dml.InsertBatch;
 import dev.floe.planner.dml.TableChange;
 import dev.floe.planner.schema.LakeCatalog;
 import dev.floe.planner.schema.LakeSession;
@@ -43,6 +44,7 @@ public final class FloeSession implements LakeSession {
   private final ExecutorService executor;
   private final int parallelism;
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
+  private InsertBatch insertBatch;
   private boolean autoCommit = true;
   private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
 
@@ -147,6 +149,19 @@ public final class FloeSession implements LakeSession {
     }
     state.orphans.addAll(state.pending.discardedBy(change));
     state.pending = combined;
+  }
+
+  @Override
+  public InsertBatch insertBatch() {
+    return insertBatch;
+  }
+
+  /**
+   * Starts (or, with null, ends) collecting the INSERT rows of a PreparedStatement batch, so they
+   * are written once at its end.
+   */
+  public void collectInserts(InsertBatch batch) {
+    this.insertBatch = batch;
   }
 
   @Override

@@ -35,6 +35,10 @@ public final class LakeWrites {
 
   /** Entry point for generated code: runs one statement and returns its row count. */
   public static Long execute(DataContext root, WritePlan plan, Enumerable<Object[]> rows) {
+    InsertBatch batch = plan.session().insertBatch();
+    if (batch != null && InsertBatch.collects(plan)) {
+      return batch.add(plan, rows);
+    }
     try (Enumerator<Object[]> enumerator = rows.enumerator()) {
       return run(plan, new EnumeratorIterator(enumerator));
     }

@@ -38,6 +38,14 @@ public interface LakeSession {
    */
   void stage(List<String> path, dev.floe.planner.dml.TableChange change);
 
+  /**
+   * Where INSERT rows go while a PreparedStatement batch runs, to be written once at its end; null
+   * (the default) outside a batch, when each statement writes its own files.
+   */
+  default dev.floe.planner.dml.InsertBatch insertBatch() {
+    return null;
+  }
+
   /** Whether the transaction validates serializable isolation (no conflicting appends). */
   boolean serializable();
 

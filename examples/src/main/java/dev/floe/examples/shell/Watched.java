@@ -1,0 +1,120 @@
+package dev.floe.examples.shell;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Set;
+
+/**
+ * Proxies that send a connection's {@code commit()} and its statements' executing calls through a
+ * {@link LakeWatcher}, and every other call straight to Floe. This is the shell's only hook into
+ * sqlline, which runs SQL on the connection it opened and offers no callback around a statement;
+ * the driver's own JDBC classes are written out, not proxied.
+ */
+final class Watched {
+  private static final Set<String> EXECUTING =
+      Set.of(
+          "execute",
+          "executeUpdate",
+          "executeLargeUpdate",
+          "executeQuery",
+          "executeBatch",
+          "executeLargeBatch");
+
+  private Watched() {}
+
+  /** A connection whose statements are watched. */
+  static Connection connection(Connection floe, LakeWatcher watcher) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Watched.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            new ConnectionHandler(floe, watcher));
+  }
+
+  private static Object call(Object target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** Handles the calls on a watched connection. */
+  private static final class ConnectionHandler implements InvocationHandler {
+    private final Connection target;
+    private final LakeWatcher watcher;
+
+    ConnectionHandler(Connection target, LakeWatcher watcher) {
+      this.target = target;
+      this.watcher = watcher;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      switch (method.getName()) {
+        case "createStatement":
+        case "prepareStatement":
+        case "prepareCall":
+          Statement statement = (Statement) call(target, method, args);
+          String sql =
+              args != null && args.length > 0 && args[0] instanceof String
+                  ? (String) args[0]
+                  : null;
+          return Proxy.newProxyInstance(
+              Watched.class.getClassLoader(),
+              new Class<?>[] {method.getReturnType()},
+              new StatementHandler(statement, (Connection) proxy, sql, watcher));
+        case "commit":
+          return watcher.around("COMMIT", () -> call(target, method, args));
+        case "equals":
+          return proxy == args[0];
+        case "hashCode":
+          return System.identityHashCode(proxy);
+        default:
+          return call(target, method, args);
+      }
+    }
+  }
+
+  /** Handles the calls on a watched statement. */
+  private static final class StatementHandler implements InvocationHandler {
+    private final Statement target;
+    private final Connection connection;
+    private final String preparedSql;
+    private final LakeWatcher watcher;
+
+    StatementHandler(
+        Statement target, Connection connection, String preparedSql, LakeWatcher watcher) {
+      this.target = target;
+      this.connection = connection;
+      this.preparedSql = preparedSql;
+      this.watcher = watcher;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      String name = method.getName();
+      if (EXECUTING.contains(name)) {
+        String sql =
+            args != null && args.length > 0 && args[0] instanceof String
+                ? (String) args[0]
+                : preparedSql;
+        return watcher.around(sql, () -> call(target, method, args));
+      }
+      switch (name) {
+        case "getConnection":
+          return connection;
+        case "equals":
+          return proxy == args[0];
+        case "hashCode":
+          return System.identityHashCode(proxy);
+        default:
+          return call(target, method, args);
+      }
+    }
+  }
+}
