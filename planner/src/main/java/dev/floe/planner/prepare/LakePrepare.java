@@ -162,7 +162,14 @@ public class LakePrepare extends CalcitePrepareImpl {
               .build();
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);
-      return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+      RelRoot pushed = root.withRel(hep.findBestExp());
+      if (pushed.rel.getInputs().isEmpty()
+          && pushed.rel.getTraitSet().equals(getDesiredRootTraitSet(pushed))) {
+        // The whole query became one Floe scan that is already implementable: nothing is left
+        // to plan, and Calcite's standard program would register the same root twice.
+        return pushed;
+      }
+      return super.optimize(pushed, materializations, lattices);
     }
 
     @Override
