@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -138,7 +139,10 @@ public final class FloeSession implements LakeSession {
       }
       deleteQuietly(state.previewFiles);
       state.previewFiles = previewOps.written();
-      state.preview = txn.table();
+      // A transaction's own table refuses scans; the preview is a plain table over its metadata.
+      TableMetadata previewMetadata = ((BaseTransaction) txn).currentMetadata();
+      state.preview =
+          new BaseTable(new PreviewOperations(state.ops, previewMetadata), state.name());
     }
     state.orphans.addAll(state.pending.discardedBy(change));
     state.pending = combined;
