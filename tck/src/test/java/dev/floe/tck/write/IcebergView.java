@@ -125,18 +125,38 @@ final class IcebergView {
     return Rows.sorted(rows);
   }
 
-  /** The data files of the current snapshot. */
+  /** The data files of the current snapshot, with their column metrics. */
   List<DataFile> dataFiles() {
     List<DataFile> files = new ArrayList<>();
     if (table.currentSnapshot() == null) {
       return files;
     }
-    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().planFiles()) {
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().includeColumnStats().planFiles()) {
       tasks.forEach(t -> files.add(t.file()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return files;
+  }
+
+  /** The records of one data file, read directly with Iceberg's generic Parquet reader. */
+  List<org.apache.iceberg.data.Record> records(DataFile file) {
+    org.apache.iceberg.Schema schema = table.schemas().get(table.schema().schemaId());
+    List<org.apache.iceberg.data.Record> records = new ArrayList<>();
+    try (CloseableIterable<org.apache.iceberg.data.Record> reader =
+        org.apache.iceberg.parquet.Parquet.read(io.newInputFile(file.location()))
+            .project(schema)
+            .createReaderFunc(
+                fileSchema ->
+                    org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(
+                        schema, fileSchema))
+            .build()) {
+      reader.forEach(r -> records.add(r.copy()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return records;
   }
 
   /** The delete files the current snapshot applies. */
