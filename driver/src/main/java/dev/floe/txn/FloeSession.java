@@ -40,6 +40,9 @@ public final class FloeSession implements LakeSession {
   private boolean readOnly;
   private final ExecutorService executor;
   private final int parallelism;
+  /** How many times a transaction is prepared and published before a lost race is reported. */
+  private static final int PUBLISH_ATTEMPTS = 10;
+
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
   private boolean autoCommit = true;
   private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
@@ -259,7 +262,7 @@ public final class FloeSession implements LakeSession {
     for (int i = 0; i < changed.size(); i++) {
       TableState state = changed.get(i);
       try {
-        prepared.get(i).commitTransaction();
+        publish(state, prepared.get(i));
         published.add(state.name());
       } catch (CommitStateUnknownException e) {
         tables.clear();
@@ -291,6 +294,40 @@ public final class FloeSession implements LakeSession {
       cleanUpAfterPublish(state);
     }
     tables.clear();
+  }
+
+  /**
+   * Publishes one table's prepared transaction. Iceberg retries a lost race a few times (the
+   * table's {@code commit.retry.num-retries}, 4 by default), which busy writers exhaust even on
+   * appends that cannot conflict; so a transaction that still loses the race is prepared again on
+   * the newest version, with the same validations, and published again, a bounded number of times
+   * with randomized back-off.
+   */
+  private void publish(TableState state, Transaction prepared) {
+    Transaction txn = prepared;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        txn.commitTransaction();
+        return;
+      } catch (CommitFailedException e) {
+        if (attempt >= PUBLISH_ATTEMPTS) {
+          throw e;
+        }
+        backOff(attempt);
+        txn = Transactions.newTransaction(state.name(), catalog.operations(state.path));
+        state.pending.applyTo(txn, state.baseSnapshotId, serializable());
+      }
+    }
+  }
+
+  private static void backOff(int attempt) {
+    long millis = java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 50L * Math.min(attempt, 10) + 10);
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitFailedException(e, "Interrupted while retrying a commit");
+    }
   }
 
   /** Discards pending work and deletes every file it wrote. */
