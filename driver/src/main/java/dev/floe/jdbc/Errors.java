@@ -26,6 +26,11 @@ final class Errors {
   private static final Pattern COLUMN_NOT_FOUND =
       Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
 
+  private static final Pattern REQUIRED_COLUMN =
+      Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
+  private static final Pattern ILLEGAL_DATETIME =
+      Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
+
   private Errors() {}
 
   /** Converts any failure into the SQLException a user should see. */
@@ -56,6 +61,13 @@ final class Errors {
       if (column.matches()) {
         return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
       }
+      Matcher required = REQUIRED_COLUMN.matcher(message);
+      if (required.matches()) {
+        return create(
+            FloeError.NULL_NOT_ALLOWED.sqlState(),
+            FloeError.NULL_NOT_ALLOWED.format(required.group(1)) + ": " + where,
+            failure);
+      }
       if (message.startsWith("Cannot assign to target field")) {
         return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
       }
@@ -65,6 +77,11 @@ final class Errors {
         return create(FloeError.INVALID_DATETIME.sqlState(), where, failure);
       }
       return create(FloeError.VALIDATION.sqlState(), FloeError.VALIDATION.format(where), failure);
+    }
+    Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+    if (context != null && ILLEGAL_DATETIME.matcher(String.valueOf(context.getMessage())).find()) {
+      // A datetime literal Calcite refuses while converting the statement, not in validation.
+      return create(FloeError.INVALID_DATETIME.sqlState(), context.getMessage(), failure);
     }
     Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
     if (notFound != null) {
