@@ -396,6 +396,8 @@ class WriteIndependentReadTest {
           .containsEntry("added-records", "100")
           .containsEntry("total-records", "105");
       assertThat(view.rows()).isEqualTo(Sql.rows(c, ALL)).hasSize(105);
+      // Rows of a batch are clustered like those of one statement: one file for this table.
+      assertThat(view.current().summary()).containsEntry("added-data-files", "1");
     }
   }
 
