@@ -314,7 +314,11 @@ public final class FloeSession implements LakeSession {
           throw e;
         }
         backOff(attempt);
-        txn = Transactions.newTransaction(state.name(), catalog.operations(state.path));
+        FolderTableOperations ops = catalog.operations(state.path);
+        if (ops.current() == null) {
+          throw FloeError.COMMIT_CONFLICT.error(e, state.name(), "the table was dropped meanwhile");
+        }
+        txn = Transactions.newTransaction(state.name(), ops);
         state.pending.applyTo(txn, state.baseSnapshotId, serializable());
       }
     }

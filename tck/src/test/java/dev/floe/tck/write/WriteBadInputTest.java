@@ -102,14 +102,14 @@ class WriteBadInputTest {
         "ALTER TABLE t RENAME COLUMN name TO label",
       })
   void everyWriteOnAReadOnlyConnectionIsRefused(String sql) throws Exception {
-    assertRefusedWithoutChange(c -> Sql.update(c, sql), "25006", "", true);
+    assertRefusedWithoutChange(c -> Sql.update(c, sql), "25006", "read-only", true);
     assertRefusedWithoutChange(
         c -> {
           c.setReadOnly(true);
           Sql.update(c, sql);
         },
         "25006",
-        "",
+        "read-only",
         false);
   }
 
@@ -126,7 +126,7 @@ class WriteBadInputTest {
           }
         },
         "25006",
-        "",
+        "read-only",
         true);
   }
 
@@ -165,7 +165,7 @@ class WriteBadInputTest {
       Sql.run(c, "DELETE FROM t WHERE id = 1", "INSERT INTO t (id) VALUES (7)");
       assertThatThrownBy(() -> Sql.update(c, ddl))
           .isInstanceOf(SQLException.class)
-          .hasMessageContaining("t")
+          .hasMessageContaining("table t")
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25000"));
       assertThat(Sql.count(c, "SELECT count(*) FROM t WHERE id = 7")).isEqualTo(1);
       c.rollback();

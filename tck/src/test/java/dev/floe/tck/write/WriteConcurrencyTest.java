@@ -141,7 +141,7 @@ class WriteConcurrencyTest {
       assertThatThrownBy(overwriter::commit)
           .isInstanceOf(SQLTransactionRollbackException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"))
-          .hasMessageContaining("t");
+          .hasMessageContaining("Cannot commit to t");
       IcebergView view = IcebergView.of(lake.resolve("t"));
       assertThat(view.rows()).containsExactly(row(99));
       assertThat(IcebergView.versions(lake.resolve("t"))).containsExactly(1, 2);
@@ -222,6 +222,7 @@ class WriteConcurrencyTest {
       first.commit();
       assertThatThrownBy(second::commit)
           .isInstanceOf(SQLTransactionRollbackException.class)
+          .hasMessageContaining("Cannot commit to t")
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
 
       IcebergView view = IcebergView.of(lake.resolve("t"));

@@ -134,6 +134,30 @@ class WriteLocationTest {
   }
 
   @Test
+  void tablesLandInFoldersNamedExactlyAsTheTableNames() throws Exception {
+    Path lake = Files.createDirectories(sandbox.resolve("my lake"));
+    try (Connection c = Sql.connect(lake)) {
+      Sql.run(
+          c,
+          "CREATE TABLE \"My Table\" (id INT)",
+          "INSERT INTO \"My Table\" VALUES (1)",
+          "CREATE TABLE Sales.Orders (id INT)",
+          "INSERT INTO sales.orders VALUES (2)",
+          "CREATE TABLE \"Données\".\"Été 2024\" (id INT)",
+          "INSERT INTO \"Données\".\"Été 2024\" VALUES (3)",
+          "DELETE FROM \"My Table\" WHERE id = 1",
+          "INSERT INTO \"My Table\" VALUES (4)");
+      assertThat(Sql.rows(c, "SELECT id FROM \"My Table\"")).containsExactly(row(4));
+    }
+    for (String table : List.of("My Table", "sales/orders", "Données/Été 2024")) {
+      assertTableIsWhollyInside(lake.resolve(table), lake.resolve(table).getParent());
+    }
+    assertThat(IcebergView.of(lake.resolve("sales/orders")).rows()).containsExactly(row(2));
+    assertThat(IcebergView.of(lake.resolve("Données/Été 2024")).rows()).containsExactly(row(3));
+    assertNothingMangledOrOutside(lake);
+  }
+
+  @Test
   void aRelativeLocationResolvesAgainstTheWorkingDirectoryOfTheProgram() throws Exception {
     Path workingDirectory = Files.createDirectories(sandbox.resolve("work dir"));
     Files.createDirectories(workingDirectory.resolve("rel lake"));
