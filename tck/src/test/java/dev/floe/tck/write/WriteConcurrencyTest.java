@@ -155,6 +155,32 @@ class WriteConcurrencyTest {
     }
   }
 
+  @ParameterizedTest(name = "appended id {0}, conflict {1}")
+  @CsvSource({"1, true", "5, false"})
+  void aDeleteOnAnEmptyTableConflictsOnlyWithAppendsItsPredicateMatches(int appended, boolean conflict)
+      throws Exception {
+    Path lake = lake();
+    Sql.run(lake, "CREATE TABLE t (id INT)");
+    try (Connection replacer = Sql.connect(lake);
+        Connection appender = Sql.connect(lake)) {
+      replacer.setAutoCommit(false);
+      assertThat(Sql.update(replacer, "DELETE FROM t WHERE id = 1")).isZero();
+      assertThat(Sql.update(replacer, "INSERT INTO t VALUES (2)")).isEqualTo(1);
+
+      assertThat(Sql.update(appender, "INSERT INTO t VALUES (" + appended + ")")).isEqualTo(1);
+
+      if (conflict) {
+        assertThatThrownBy(replacer::commit)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        assertThat(IcebergView.of(lake.resolve("t")).rows()).containsExactly(row(appended));
+      } else {
+        replacer.commit();
+        assertThat(IcebergView.of(lake.resolve("t")).rows()).containsExactly(row(2), row(appended));
+      }
+      assertNoUnreferencedFiles(IcebergView.of(lake.resolve("t")));
+    }
+  }
+
   @ParameterizedTest(name = "v{0}")
   @ValueSource(ints = {2, 3})
   void anAppendLandingDuringAnOverwriteMakesTheOverwriteFail(int version) throws Exception {
