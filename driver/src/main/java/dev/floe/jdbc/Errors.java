@@ -27,6 +27,10 @@ final class Errors {
       Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
 
   private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
+  private static final Pattern REQUIRED_COLUMN =
+      Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
+  private static final Pattern ILLEGAL_DATETIME =
+      Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
   private Errors() {}
 
@@ -91,8 +95,12 @@ final class Errors {
       if (column.matches()) {
         return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
       }
-      if (message.contains("does not allow NULLs")) {
-        return create(FloeError.NULL_NOT_ALLOWED.sqlState(), where, failure);
+      Matcher required = REQUIRED_COLUMN.matcher(message);
+      if (required.matches()) {
+        return create(
+            FloeError.NULL_NOT_ALLOWED.sqlState(),
+            FloeError.NULL_NOT_ALLOWED.format(required.group(1)) + ": " + where,
+            failure);
       }
       if (message.startsWith("Cannot assign to target field")) {
         return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
@@ -103,6 +111,11 @@ final class Errors {
         return create(FloeError.INVALID_DATETIME.sqlState(), where, failure);
       }
       return create(FloeError.VALIDATION.sqlState(), FloeError.VALIDATION.format(where), failure);
+    }
+    Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+    if (context != null && ILLEGAL_DATETIME.matcher(String.valueOf(context.getMessage())).find()) {
+      // A datetime literal Calcite refuses while converting the statement, not in validation.
+      return create(FloeError.INVALID_DATETIME.sqlState(), context.getMessage(), failure);
     }
     Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
     if (notFound != null) {

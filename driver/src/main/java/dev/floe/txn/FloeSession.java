@@ -43,6 +43,7 @@ public final class FloeSession implements LakeSession {
   private boolean readOnly;
   private final ExecutorService executor;
   private final int parallelism;
+
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
   private InsertBatch insertBatch;
   private boolean autoCommit = true;

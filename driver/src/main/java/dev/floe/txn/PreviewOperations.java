@@ -6,9 +6,11 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Operations that let a transaction preview its pending change on a table without publishing it:
@@ -72,8 +74,11 @@ final class PreviewOperations implements TableOperations {
     return base.newSnapshotId();
   }
 
-  /** Delegates to a FileIO and records the location of every output file. */
-  private static final class RecordingIO implements FileIO {
+  /**
+   * Delegates to a FileIO and records the location of every output file. Lists prefixes when the
+   * delegate can, so a statement failing inside a transaction still finds and deletes its files.
+   */
+  private static final class RecordingIO implements FileIO, SupportsPrefixOperations {
     private final FileIO delegate;
     private final List<String> written;
     private final String metadataPrefix;
@@ -108,6 +113,24 @@ final class PreviewOperations implements TableOperations {
     @Override
     public void deleteFile(String path) {
       delegate.deleteFile(path);
+    }
+
+    @Override
+    public Iterable<FileInfo> listPrefix(String prefix) {
+      return prefixOperations().listPrefix(prefix);
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+      prefixOperations().deletePrefix(prefix);
+    }
+
+    private SupportsPrefixOperations prefixOperations() {
+      if (!(delegate instanceof SupportsPrefixOperations)) {
+        throw new UnsupportedOperationException(
+            "Cannot list files: " + delegate.getClass().getSimpleName() + " has no prefix operations");
+      }
+      return (SupportsPrefixOperations) delegate;
     }
   }
 }

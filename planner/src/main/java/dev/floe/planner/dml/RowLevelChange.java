@@ -171,9 +171,15 @@ final class RowLevelChange {
     rowLevel.keySet().forEach(task -> byPath.put(task.file().location(), task));
     BaseDeleteLoader loader =
         new BaseDeleteLoader(deleteFile -> table.io().newInputFile(deleteFile.location()));
+    // Deletion vectors are Puffin files, and are named so.
+    OutputFileFactory puffinFiles =
+        OutputFileFactory.builderFor(table, 1, 0)
+            .format(FileFormat.PUFFIN)
+            .operationId(operationId)
+            .build();
     BaseDVFileWriter writer =
         new BaseDVFileWriter(
-            outputFiles,
+            puffinFiles,
             path -> {
               List<DeleteFile> previous = new ArrayList<>();
               for (DeleteFile delete : byPath.get(path.toString()).deletes()) {

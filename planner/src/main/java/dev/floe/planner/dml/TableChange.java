@@ -79,8 +79,24 @@ public final class TableChange {
   /** The locations of every file this change wrote. */
   public List<String> writtenFiles() {
     List<String> files = new ArrayList<>(addedData.keySet());
-    files.addAll(addedDeletes.keySet());
+    addedDeletes.values().forEach(f -> addLocation(files, f));
     return files;
+  }
+
+  /**
+   * The key of a delete file in this change: its location, plus its offset for a deletion vector,
+   * since one Puffin file holds the vectors of many data files and each is a delete file of its own.
+   */
+  static String key(DeleteFile file) {
+    return file.contentOffset() == null
+        ? file.location()
+        : file.location() + "#" + file.contentOffset();
+  }
+
+  private static void addLocation(List<String> files, DeleteFile file) {
+    if (!files.contains(file.location())) {
+      files.add(file.location());
+    }
   }
 
   /**
@@ -133,9 +149,16 @@ public final class TableChange {
         files.add(location);
       }
     }
-    for (String location : later.removedDeletes.keySet()) {
-      if (addedDeletes.containsKey(location)) {
-        files.add(location);
+    // A Puffin file is discarded only when none of its vectors is still added.
+    Map<String, DeleteFile> remaining = new LinkedHashMap<>(addedDeletes);
+    remaining.keySet().removeAll(later.removedDeletes.keySet());
+    remaining.putAll(later.addedDeletes);
+    Set<String> stillUsed = new TreeSet<>();
+    remaining.values().forEach(f -> stillUsed.add(f.location()));
+    for (String key : later.removedDeletes.keySet()) {
+      DeleteFile file = addedDeletes.get(key);
+      if (file != null && !stillUsed.contains(file.location())) {
+        addLocation(files, file);
       }
     }
     return files;
@@ -222,12 +245,12 @@ public final class TableChange {
     }
 
     public Builder addDeletes(DeleteFile file) {
-      addedDeletes.put(file.location(), file);
+      addedDeletes.put(key(file), file);
       return this;
     }
 
     public Builder removeDeletes(DeleteFile file) {
-      removedDeletes.put(file.location(), file);
+      removedDeletes.put(key(file), file);
       return this;
     }
 
@@ -251,7 +274,7 @@ public final class TableChange {
     /** Every file written so far, for cleaning up when the statement fails. */
     public List<String> written() {
       List<String> files = new ArrayList<>(addedData.keySet());
-      files.addAll(addedDeletes.keySet());
+      addedDeletes.values().forEach(f -> addLocation(files, f));
       return files;
     }
 
