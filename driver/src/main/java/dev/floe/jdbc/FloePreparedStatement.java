@@ -68,7 +68,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     connection.session().beginStatement();
     try (ContextLoader ignored = ContextLoader.enter()) {
       return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       throw Errors.toSql(e);
     }
   }
@@ -230,7 +230,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private int parameterType(int index) {
     try {
       return parameters.getParameterType(index);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       return Types.OTHER;
     }
   }
@@ -239,7 +239,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     try {
       String name = parameters.getParameterTypeName(index);
       return name != null && name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       return false;
     }
   }
@@ -247,7 +247,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private int precision(int index) {
     try {
       return parameters.getPrecision(index);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       return 6;
     }
   }

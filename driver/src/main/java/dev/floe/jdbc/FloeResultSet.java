@@ -91,7 +91,7 @@ final class FloeResultSet extends ForwardingResultSet {
     checkOpen();
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       throw Errors.toSql(e);
     }
   }

@@ -106,7 +106,7 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       throw Errors.toSql(e);
     } finally {
       if (current == null) {
@@ -244,7 +244,7 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
       throw Errors.toSql(e);
     }
   }

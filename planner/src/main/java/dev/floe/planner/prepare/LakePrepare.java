@@ -259,7 +259,14 @@ public class LakePrepare extends CalcitePrepareImpl {
 
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
-      RelRoot root = super.convertQuery(query, needsValidation, top);
+      RelRoot converted = super.convertQuery(query, needsValidation, top);
+      // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
+      // that silently wraps around.
+      RelRoot root =
+          converted.withRel(
+              new org.apache.calcite.sql2rel.ConvertToChecked(
+                      converted.rel.getCluster().getRexBuilder(), true)
+                  .visit(converted.rel));
       if (!(root.rel instanceof LogicalTableModify)) {
         return root;
       }

@@ -49,6 +49,8 @@ final class TemporalAligner extends RexShuttle {
       function("FLOE_FLOOR_DIV", "floorDiv", ReturnTypes.BIGINT_NULLABLE);
   private static final SqlUserDefinedFunction PARSE =
       function("FLOE_PARSE_TIMESTAMP", "parseTimestamp", ReturnTypes.BIGINT_NULLABLE);
+  private static final SqlUserDefinedFunction FIT_BINARY =
+      function("FLOE_FIT_BINARY", "fitBinary", ReturnTypes.ARG0);
   private static final SqlUserDefinedFunction FORMAT =
       function("FLOE_FORMAT_TIMESTAMP", "formatTimestamp", ReturnTypes.VARCHAR_2000_NULLABLE);
 
@@ -106,9 +108,15 @@ final class TemporalAligner extends RexShuttle {
     return isTimestamp(type) && type.getPrecision() > 3;
   }
 
-  /** Whether a type, or any type inside it, is a fine timestamp. */
+  /**
+   * Whether an expression must not be folded by Calcite at planning time: it involves a fine
+   * timestamp, or a cast to a fixed-length binary (which Calcite would cut instead of refusing).
+   */
   static boolean mentionsFine(RexNode node) {
     if (isFine(node.getType())) {
+      return true;
+    }
+    if (node.getKind() == SqlKind.CAST && node.getType().getSqlTypeName() == SqlTypeName.BINARY) {
       return true;
     }
     if (node instanceof RexCall) {
@@ -202,6 +210,7 @@ final class TemporalAligner extends RexShuttle {
     if (call.getOperator() == SqlStdOperatorTable.REINTERPRET
         || call.getOperator() == FLOOR_DIV
         || call.getOperator() == PARSE
+        || call.getOperator() == FIT_BINARY
         || call.getOperator() == FORMAT) {
       return call;
     }
@@ -288,6 +297,14 @@ final class TemporalAligner extends RexShuttle {
     RexNode operand = call.getOperands().get(0);
     RelDataType source = operand.getType();
     RelDataType target = call.getType();
+    if (target.getSqlTypeName() == SqlTypeName.BINARY
+        && SqlTypeName.BINARY_TYPES.contains(source.getSqlTypeName())) {
+      // Calcite would cut a longer value to the length; a fixed-length column refuses it.
+      return rex.makeCall(
+          target,
+          FIT_BINARY,
+          List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision()))));
+    }
     if (!isFine(source) && !isFine(target)) {
       return call;
     }

@@ -32,6 +32,23 @@ public final class TemporalFunctions {
     }
   }
 
+  /**
+   * Assigns a binary value to {@code BINARY(length)}: a longer value does not fit (22001), a
+   * shorter one is padded with zero bytes.
+   */
+  public static org.apache.calcite.avatica.util.ByteString fitBinary(
+      org.apache.calcite.avatica.util.ByteString value, int length) {
+    if (value.length() > length) {
+      throw FloeError.STRING_TOO_LONG.error(
+          "BINARY(" + length + ")", value.length() + " bytes do not fit");
+    }
+    if (value.length() == length) {
+      return value;
+    }
+    return new org.apache.calcite.avatica.util.ByteString(
+        java.util.Arrays.copyOf(value.getBytes(), length));
+  }
+
   /** Formats a timestamp held in the unit of a precision. */
   public static String formatTimestamp(long value, int precision) {
     return TemporalValues.format(value, precision);
