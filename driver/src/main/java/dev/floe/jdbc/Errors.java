@@ -68,7 +68,12 @@ final class Errors {
   static SQLException toSql(Throwable failure) {
     FloeException floe = find(failure, FloeException.class);
     if (floe != null) {
-      return create(floe.sqlState(), floe.getMessage(), failure);
+      String message = floe.getMessage();
+      if (floe.sqlState().startsWith("22") || floe.sqlState().startsWith("23")) {
+        // A value that does not fit: say which statement it came from.
+        message += statement(failure);
+      }
+      return create(floe.sqlState(), message, failure);
     }
     if (failure instanceof SQLException && isOurs((SQLException) failure)) {
       return (SQLException) failure;
