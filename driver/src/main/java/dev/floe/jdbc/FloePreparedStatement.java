@@ -103,6 +103,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     checkOpen();
     closeResult();
     try (ContextLoader ignored = ContextLoader.enter()) {
+      applyBindings();
       return run(calcite::execute);
     }
   }
@@ -222,9 +223,17 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       throw Errors.create(
           "07009", "Cannot set parameter " + index + ": there are " + (bindings.length - 1), null);
     }
-    binding.bind(calcite);
+    // Applied to Calcite's statement when it runs: a batch of a plain INSERT never needs it.
     bindings[index] = binding;
     values[index] = value;
+  }
+
+  private void applyBindings() throws SQLException {
+    for (Binding binding : bindings) {
+      if (binding != null) {
+        binding.bind(calcite);
+      }
+    }
   }
 
   private int parameterType(int index) {
