@@ -236,29 +236,48 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  private int parameterType(int index) {
-    try {
-      return parameters.getParameterType(index);
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      return Types.OTHER;
+  /** Parameter types, looked up once: batches bind millions of values. */
+  private int[] parameterTypes;
+  private boolean[] localTimeZone;
+  private int[] precisions;
+
+  private void describeParameters() {
+    int n = bindings.length;
+    parameterTypes = new int[n];
+    localTimeZone = new boolean[n];
+    precisions = new int[n];
+    for (int i = 1; i < n; i++) {
+      try {
+        parameterTypes[i] = parameters.getParameterType(i);
+        String name = parameters.getParameterTypeName(i);
+        localTimeZone[i] = name != null && name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
+        precisions[i] = parameters.getPrecision(i);
+      } catch (SQLException | RuntimeException e) {
+        parameterTypes[i] = Types.OTHER;
+        precisions[i] = 6;
+      }
     }
+  }
+
+  private int parameterType(int index) {
+    if (parameterTypes == null) {
+      describeParameters();
+    }
+    return index < parameterTypes.length ? parameterTypes[index] : Types.OTHER;
   }
 
   private boolean isLocalTimeZone(int index) {
-    try {
-      String name = parameters.getParameterTypeName(index);
-      return name != null && name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      return false;
+    if (parameterTypes == null) {
+      describeParameters();
     }
+    return index < localTimeZone.length && localTimeZone[index];
   }
 
   private int precision(int index) {
-    try {
-      return parameters.getPrecision(index);
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      return 6;
+    if (parameterTypes == null) {
+      describeParameters();
     }
+    return index < precisions.length ? precisions[index] : 6;
   }
 
   /** Binds a wall-clock timestamp as the number the parameter's type is held in. */
