@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -387,24 +386,9 @@ final class Ddl {
     for (String p : parent) {
       folder = folder.resolve(p);
     }
-    if (!Files.isDirectory(folder)) {
-      return null;
-    }
-    if (Files.isDirectory(folder.resolve(name))) {
-      return name;
-    }
-    try (Stream<Path> children = Files.list(folder)) {
-      List<String> matches =
-          children
-              .filter(Files::isDirectory)
-              .map(p -> p.getFileName().toString())
-              .filter(n -> n.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT)))
-              .toList();
-      return matches.size() == 1 ? matches.get(0) : null;
-    } catch (java.io.IOException e) {
-      return null;
-    }
+    return FolderNames.match(folder, name);
   }
+
 
   private static String calciteTypeName(ResultSetMetaData meta, int column) throws SQLException {
     String name = meta.getColumnTypeName(column);

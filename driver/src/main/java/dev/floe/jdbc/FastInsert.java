@@ -5,13 +5,10 @@ import dev.floe.planner.dml.LakeWrites;
 import dev.floe.planner.dml.WritePlan;
 import dev.floe.planner.schema.PinnedTable;
 import dev.floe.txn.FloeSession;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Stream;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.rel.core.TableModify;
@@ -187,19 +184,7 @@ final class FastInsert {
   }
 
   private static String match(Path folder, String name) {
-    if (Files.isDirectory(folder.resolve(name))) {
-      return name;
-    }
-    try (Stream<Path> children = Files.list(folder)) {
-      List<String> matches =
-          children
-              .filter(Files::isDirectory)
-              .map(p -> p.getFileName().toString())
-              .filter(n -> n.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT)))
-              .toList();
-      return matches.size() == 1 ? matches.get(0) : null;
-    } catch (java.io.IOException e) {
-      return null;
-    }
+    return FolderNames.match(folder, name);
   }
+
 }
