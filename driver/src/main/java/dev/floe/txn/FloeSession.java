@@ -73,6 +73,7 @@ public final class FloeSession implements LakeSession {
     Table preview;
     List<String> previewFiles = List.of();
     final List<String> orphans = new ArrayList<>();
+    final List<PublishOperations> publishing = new ArrayList<>();
 
     TableState(List<String> path, FolderTableOperations ops) {
       this.path = path;
@@ -263,6 +264,7 @@ public final class FloeSession implements LakeSession {
         prepared.add(prepare(state));
       }
     } catch (RuntimeException e) {
+      changed.forEach(this::discardPrepared);
       rollback();
       throw translate(e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
     }
@@ -277,6 +279,7 @@ public final class FloeSession implements LakeSession {
         throw FloeError.COMMIT_STATE_UNKNOWN.error(e, state.name(), e.getMessage());
       } catch (RuntimeException e) {
         for (int j = i; j < changed.size(); j++) {
+          discardPrepared(changed.get(j));
           discardFiles(changed.get(j));
         }
         for (TableState done : changed.subList(0, i)) {
@@ -313,9 +316,19 @@ public final class FloeSession implements LakeSession {
     if (ops.current() == null) {
       throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
     }
-    Transaction txn = Transactions.newTransaction(state.name(), ops);
+    PublishOperations recording = new PublishOperations(ops);
+    state.publishing.add(recording);
+    Transaction txn = Transactions.newTransaction(state.name(), recording);
     state.pending.applyTo(txn, state.baseSnapshotId, serializable());
     return txn;
+  }
+
+  /** Deletes the manifests of commits that were prepared but never published. */
+  private void discardPrepared(TableState state) {
+    for (PublishOperations ops : state.publishing) {
+      deleteQuietly(ops.written());
+    }
+    state.publishing.clear();
   }
 
   /**

@@ -78,7 +78,7 @@ final class PreviewOperations implements TableOperations {
    * Delegates to a FileIO and records the location of every output file. Lists prefixes when the
    * delegate can, so a statement failing inside a transaction still finds and deletes its files.
    */
-  private static final class RecordingIO implements FileIO, SupportsPrefixOperations {
+  static final class RecordingIO implements FileIO, SupportsPrefixOperations {
     private final FileIO delegate;
     private final List<String> written;
     private final String metadataPrefix;
@@ -102,7 +102,7 @@ final class PreviewOperations implements TableOperations {
     @Override
     public OutputFile newOutputFile(String path) {
       if (path.startsWith(metadataPrefix)) {
-        // Manifests and manifest lists of the preview; data files belong to the statement.
+        // Manifests and manifest lists; data files belong to the statement that wrote them.
         synchronized (written) {
           written.add(path);
         }
