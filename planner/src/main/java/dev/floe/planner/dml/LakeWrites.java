@@ -1,7 +1,5 @@
 package dev.floe.planner.dml;
 
-import dev.floe.error.FloeError;
-import dev.floe.error.FloeException;
 import dev.floe.planner.schema.LakeSession;
 import dev.floe.planner.schema.PinnedTable;
 import java.io.IOException;
@@ -22,7 +20,6 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
@@ -164,19 +161,6 @@ public final class LakeWrites {
       throw new UncheckedIOException(e);
     }
     return tasks;
-  }
-
-  /** The output files of a statement. */
-  static OutputFileFactory outputFiles(Table table, String operationId) {
-    return DataFileWriters.outputFiles(table, operationId);
-  }
-
-  /** Keeps Floe's own errors; anything else names the table. */
-  static RuntimeException failure(PinnedTable pinned, RuntimeException e) {
-    if (e instanceof FloeException) {
-      return e;
-    }
-    return FloeError.IO.error(e, pinned.name(), String.valueOf(e.getMessage()));
   }
 
   /** Adapts an enumerator to an iterator. */

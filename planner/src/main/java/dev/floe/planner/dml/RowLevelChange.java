@@ -61,7 +61,7 @@ final class RowLevelChange {
     this.plan = plan;
     this.operationId = operationId;
     this.change = change;
-    this.outputFiles = LakeWrites.outputFiles(table, operationId);
+    this.outputFiles = DataFileWriters.outputFiles(table, operationId);
   }
 
   void apply(Iterator<Object[]> rows) {

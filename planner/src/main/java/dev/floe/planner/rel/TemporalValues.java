@@ -1,6 +1,5 @@
 package dev.floe.planner.rel;
 
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -85,11 +84,6 @@ public final class TemporalValues {
     return Math.addExact(
         Math.multiplyExact(value.toEpochSecond(ZoneOffset.UTC), perSecond),
         value.getNano() / (1_000_000_000L / perSecond));
-  }
-
-  /** Days since the epoch as a LocalDate. */
-  public static LocalDate toLocalDate(int days) {
-    return LocalDate.ofEpochDay(days);
   }
 
   /** Milliseconds of the day as a LocalTime. */

@@ -25,15 +25,14 @@ final class LakeDeleteFilter extends DeleteFilter<StructLike> {
       Schema tableSchema,
       Schema requestedSchema,
       FileIO io,
-      StatementDeleteCache cache,
-      boolean needRowPos) {
+      StatementDeleteCache cache) {
     super(
         task.file().location(),
         task.deletes(),
         tableSchema,
         requestedSchema,
         new org.apache.iceberg.deletes.DeleteCounter(),
-        needRowPos);
+        true);
     this.io = io;
     this.cache = cache;
   }

@@ -11,7 +11,6 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.parquet.InternalReader;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.Parquet;
@@ -72,7 +71,7 @@ final class TaskReader {
     Expression residual = task.residual();
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes =
-        new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache, true);
+        new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
     Schema readSchema = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
     CloseableIterable<StructLike> rows =
@@ -147,9 +146,5 @@ final class TaskReader {
       }
     }
     return new Schema(fields);
-  }
-
-  static Expression alwaysTrue() {
-    return Expressions.alwaysTrue();
   }
 }

@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -119,13 +118,5 @@ public final class ReadBenchmark {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     return sorted[sorted.length / 2];
-  }
-
-  static List<Double> list(double[] values) {
-    List<Double> list = new ArrayList<>();
-    for (double v : values) {
-      list.add(v);
-    }
-    return list;
   }
 }
