@@ -9,22 +9,32 @@ package dev.floe.jdbc;
 final class ContextLoader implements AutoCloseable {
   private static final ClassLoader DRIVER = ContextLoader.class.getClassLoader();
 
+  /** Entered where the driver's loader already was the context loader: nothing to put back. */
+  private static final ContextLoader UNCHANGED = new ContextLoader(null, null);
+
   private final Thread thread;
   private final ClassLoader previous;
 
-  private ContextLoader() {
-    this.thread = Thread.currentThread();
-    this.previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(DRIVER);
+  private ContextLoader(Thread thread, ClassLoader previous) {
+    this.thread = thread;
+    this.previous = previous;
   }
 
   /** Switches to the driver's loader until {@link #close()}. */
   static ContextLoader enter() {
-    return new ContextLoader();
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    if (previous == DRIVER) {
+      return UNCHANGED; // ResultSet.next() comes here once a row: keep it cheap
+    }
+    thread.setContextClassLoader(DRIVER);
+    return new ContextLoader(thread, previous);
   }
 
   @Override
   public void close() {
-    thread.setContextClassLoader(previous);
+    if (thread != null) {
+      thread.setContextClassLoader(previous);
+    }
   }
 }

@@ -20,8 +20,12 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Calendar;
+import java.util.Locale;
+import java.util.TimeZone;
 import java.util.UUID;
 import java.util.function.Function;
+import org.apache.calcite.avatica.AvaticaSite;
+import org.apache.calcite.avatica.util.Cursor;
 
 /**
  * A Floe result set. Dates, times and timestamps travel as numbers (days, milliseconds of the day,
@@ -47,6 +51,11 @@ final class FloeResultSet extends ForwardingResultSet {
   private final Kind[] kinds;
   private final int[] precisions;
   private final ZoneId sessionZone;
+  private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
+  private final Cursor.Accessor[] accessors;
+  private final int[] types;
+  private final boolean[] signed;
+  private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"), Locale.ROOT);
   private boolean closed;
   private FloeResultSetMetaData metaData;
 
@@ -59,7 +68,11 @@ final class FloeResultSet extends ForwardingResultSet {
     int n = meta.getColumnCount();
     this.kinds = new Kind[n + 1];
     this.precisions = new int[n + 1];
+    this.types = new int[n + 1];
+    this.signed = new boolean[n + 1];
     for (int i = 1; i <= n; i++) {
+      types[i] = meta.getColumnType(i);
+      signed[i] = meta.isSigned(i);
       String typeName = meta.getColumnTypeName(i);
       int type = meta.getColumnType(i);
       precisions[i] = meta.getPrecision(i);
@@ -75,6 +88,7 @@ final class FloeResultSet extends ForwardingResultSet {
         kinds[i] = Kind.OTHER;
       }
     }
+    this.accessors = RowAccessors.of(calcite, n);
   }
 
   private Kind kind(int column) throws SQLException {
@@ -83,6 +97,154 @@ final class FloeResultSet extends ForwardingResultSet {
       throw Errors.create("07009", "Cannot read column " + column + ": there are " + (kinds.length - 1), null);
     }
     return kinds[column];
+  }
+
+  // ---- the current row, through Avatica's accessors ----------------------------------------
+
+  /** The accessor of a column, or null where Floe reads through Calcite's result set. */
+  private Cursor.Accessor accessor(int column) throws SQLException {
+    kind(column);
+    return accessors == null ? null : accessors[column];
+  }
+
+  private long longAt(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getLong(column) : accessor.getLong();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  private int intAt(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getInt(column) : accessor.getInt();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  private String stringAt(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getString(column) : accessor.getString();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** As Avatica's {@code getObject}: the accessor's value converted for the column's JDBC type. */
+  private Object objectAt(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null
+          ? calcite.getObject(column)
+          : AvaticaSite.get(accessor, types[column], signed[column], utc);
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** Whether the last value read was NULL; every accessor shares the cursor's flag. */
+  private boolean lastWasNull() throws SQLException {
+    return accessors == null || accessors.length < 2 ? calcite.wasNull() : accessors[1].wasNull();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean wasNull() throws SQLException {
+    checkOpen();
+    return lastWasNull();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long getLong(int column) throws SQLException {
+    return longAt(column);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int getInt(int column) throws SQLException {
+    return intAt(column);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public short getShort(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getShort(column) : accessor.getShort();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public byte getByte(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getByte(column) : accessor.getByte();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean getBoolean(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getBoolean(column) : accessor.getBoolean();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public double getDouble(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getDouble(column) : accessor.getDouble();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public float getFloat(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getFloat(column) : accessor.getFloat();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public BigDecimal getBigDecimal(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getBigDecimal(column) : accessor.getBigDecimal();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public byte[] getBytes(int column) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor == null ? calcite.getBytes(column) : accessor.getBytes();
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
   }
 
   /** {@inheritDoc} */
@@ -149,8 +311,8 @@ final class FloeResultSet extends ForwardingResultSet {
   // ---- exact datetime values --------------------------------------------------------------
 
   private LocalDateTime localDateTime(int column) throws SQLException {
-    long raw = calcite.getLong(column);
-    if (calcite.wasNull()) {
+    long raw = longAt(column);
+    if (lastWasNull()) {
       return null;
     }
     return TemporalValues.toLocalDateTime(raw, precisions[column]);
@@ -165,8 +327,8 @@ final class FloeResultSet extends ForwardingResultSet {
     switch (kind(column)) {
       case DATE:
         {
-          int days = calcite.getInt(column);
-          return calcite.wasNull() ? null : LocalDate.ofEpochDay(days);
+          int days = intAt(column);
+          return lastWasNull() ? null : LocalDate.ofEpochDay(days);
         }
       case TIMESTAMP:
         {
@@ -180,7 +342,7 @@ final class FloeResultSet extends ForwardingResultSet {
         }
       default:
         {
-          String text = calcite.getString(column);
+          String text = stringAt(column);
           return text == null ? null : parse(column, text, t -> LocalDate.parse(t.trim()));
         }
     }
@@ -190,8 +352,8 @@ final class FloeResultSet extends ForwardingResultSet {
     switch (kind(column)) {
       case TIME:
         {
-          int millis = calcite.getInt(column);
-          return calcite.wasNull() ? null : TemporalValues.toLocalTime(millis);
+          int millis = intAt(column);
+          return lastWasNull() ? null : TemporalValues.toLocalTime(millis);
         }
       case TIMESTAMP:
         {
@@ -205,7 +367,7 @@ final class FloeResultSet extends ForwardingResultSet {
         }
       default:
         {
-          String text = calcite.getString(column);
+          String text = stringAt(column);
           return text == null ? null : parse(column, text, t -> LocalTime.parse(t.trim()));
         }
     }
@@ -233,7 +395,7 @@ final class FloeResultSet extends ForwardingResultSet {
         }
       default:
         {
-          String text = calcite.getString(column);
+          String text = stringAt(column);
           return text == null
               ? null
               : parse(column, text, t -> TemporalValues.parse(t.replace('T', ' ')));
@@ -262,7 +424,7 @@ final class FloeResultSet extends ForwardingResultSet {
       return value == null ? null : Timestamp.from(value);
     }
     LocalDateTime value = wallClock(column);
-    return value == null ? null : Timestamp.valueOf(value);
+    return value == null ? null : temporals.timestamp(value);
   }
 
   /** {@inheritDoc} */
@@ -279,7 +441,7 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public Date getDate(int column) throws SQLException {
     LocalDate value = localDate(column);
-    return value == null ? null : Date.valueOf(value);
+    return value == null ? null : temporals.date(value);
   }
 
   /** {@inheritDoc} */
@@ -338,8 +500,8 @@ final class FloeResultSet extends ForwardingResultSet {
         }
       case TIMESTAMP:
         {
-          long raw = calcite.getLong(column);
-          return calcite.wasNull() ? null : TemporalValues.format(raw, precisions[column]);
+          long raw = longAt(column);
+          return lastWasNull() ? null : TemporalValues.format(raw, precisions[column]);
         }
       case TIMESTAMP_LTZ:
         {
@@ -354,7 +516,7 @@ final class FloeResultSet extends ForwardingResultSet {
               + sessionZone.getRules().getOffset(value).getId().replace("Z", "UTC");
         }
       default:
-        return calcite.getString(column);
+        return stringAt(column);
     }
   }
 
@@ -370,7 +532,7 @@ final class FloeResultSet extends ForwardingResultSet {
       case TIMESTAMP_LTZ:
         return getTimestamp(column);
       default:
-        return calcite.getObject(column);
+        return objectAt(column);
     }
   }
 
@@ -411,33 +573,33 @@ final class FloeResultSet extends ForwardingResultSet {
     } else if (type == String.class) {
       value = getString(column);
     } else if (type == UUID.class) {
-      Object raw = calcite.getObject(column);
+      Object raw = objectAt(column);
       value = raw == null || raw instanceof UUID ? raw : UUID.fromString(raw.toString());
     } else if (type == Integer.class) {
-      int v = calcite.getInt(column);
-      value = calcite.wasNull() ? null : v;
+      int v = getInt(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Long.class) {
-      long v = calcite.getLong(column);
-      value = calcite.wasNull() ? null : v;
+      long v = getLong(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Short.class) {
-      short v = calcite.getShort(column);
-      value = calcite.wasNull() ? null : v;
+      short v = getShort(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Byte.class) {
-      byte v = calcite.getByte(column);
-      value = calcite.wasNull() ? null : v;
+      byte v = getByte(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Double.class) {
-      double v = calcite.getDouble(column);
-      value = calcite.wasNull() ? null : v;
+      double v = getDouble(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Float.class) {
-      float v = calcite.getFloat(column);
-      value = calcite.wasNull() ? null : v;
+      float v = getFloat(column);
+      value = lastWasNull() ? null : v;
     } else if (type == Boolean.class) {
-      boolean v = calcite.getBoolean(column);
-      value = calcite.wasNull() ? null : v;
+      boolean v = getBoolean(column);
+      value = lastWasNull() ? null : v;
     } else if (type == BigDecimal.class) {
-      value = calcite.getBigDecimal(column);
+      value = getBigDecimal(column);
     } else if (type == byte[].class) {
-      value = calcite.getBytes(column);
+      value = getBytes(column);
     } else {
       value = getObject(column);
       if (value != null && !type.isInstance(value)) {

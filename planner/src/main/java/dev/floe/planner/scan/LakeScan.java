@@ -21,12 +21,15 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * The scan runtime: plans the file tasks of the pinned snapshot, sorts them so that every run
+ * The scan runtime: plans the file tasks of the pinned snapshot (large files split at row
+ * groups), sorts them so that every run
  * splits the work the same way, reads them on a bounded pool (task {@code i} on worker {@code i mod
  * n}), and hands rows to Calcite in task order, a batch at a time, so memory stays bounded
  * however large the table is.
@@ -64,9 +67,16 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     Table table = pinned.table();
     TableScan scan =
         table.newScan().useSnapshot(pinned.snapshotId()).filter(spec.filter()).caseSensitive(true);
+    // Large files are split at row-group boundaries, so that one big file is still read by every
+    // worker; positions stay those of the whole file, so deletes apply as before.
+    long splitSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.SPLIT_SIZE,
+            TableProperties.SPLIT_SIZE_DEFAULT);
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      planned.forEach(tasks::add);
+      planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
     } catch (IOException e) {
       throw FloeError.IO.error(e, pinned.name(), e.getMessage());
     } catch (RuntimeException e) {

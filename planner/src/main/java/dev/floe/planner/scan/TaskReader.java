@@ -11,7 +11,9 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.parquet.InternalReader;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
@@ -32,6 +34,7 @@ final class TaskReader {
   private final ValueConverter[] converters;
   private final boolean rowIds;
   private final StatementDeleteCache deleteCache;
+  private final boolean batches;
 
   TaskReader(
       FileIO io,
@@ -39,6 +42,18 @@ final class TaskReader {
       List<Integer> columns,
       boolean rowIds,
       StatementDeleteCache deleteCache) {
+    this(io, tableSchema, columns, rowIds, deleteCache, true);
+  }
+
+  /** As above; {@code batches} false reads every task row by row (tests compare the two). */
+  TaskReader(
+      FileIO io,
+      Schema tableSchema,
+      List<Integer> columns,
+      boolean rowIds,
+      StatementDeleteCache deleteCache,
+      boolean batches) {
+    this.batches = batches;
     this.io = io;
     this.tableSchema = tableSchema;
     this.rowIds = rowIds;
@@ -72,8 +87,20 @@ final class TaskReader {
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes =
         new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
-    Schema readSchema = deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
+    if (batches && !rowIds && !deletes.hasEqDeletes() && BatchReader.canRead(requested)) {
+      return new BatchedTask(task, requested, residual, deletes, constants);
+    }
+    return rowByRow(task, residual, deletes, constants);
+  }
+
+  /**
+   * Reads a task with Iceberg's row reader, which handles every type and every kind of delete:
+   * equality deletes need whole rows.
+   */
+  private CloseableIterable<Object[]> rowByRow(
+      FileScanTask task, Expression residual, LakeDeleteFilter deletes, Map<Integer, ?> constants) {
+    Schema readSchema = deletes.requiredSchema();
     CloseableIterable<StructLike> rows =
         Parquet.read(io.newInputFile(task.file().location()))
             .project(readSchema)
@@ -85,7 +112,7 @@ final class TaskReader {
                 fileSchema -> InternalReader.create(readSchema, fileSchema, constants))
             .build();
     rows = deletes.filter(rows);
-    if (residual != null && residual.op() != Expression.Operation.TRUE) {
+    if (!isTrue(residual)) {
       Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, true);
       rows = CloseableIterable.filter(rows, evaluator::eval);
     }
@@ -105,6 +132,151 @@ final class TaskReader {
           }
           return out;
         });
+  }
+
+  private static boolean isTrue(Expression residual) {
+    return residual == null || residual.op() == Expression.Operation.TRUE;
+  }
+
+  /**
+   * A task read a batch of columns at a time by {@link BatchReader}, with position deletes and
+   * deletion vectors applied by row position and the residual evaluated per row; a file with a
+   * column the batch reader does not decode is read {@link #rowByRow} instead.
+   */
+  final class BatchedTask implements CloseableIterable<Object[]> {
+    private final FileScanTask task;
+    private final Schema requested;
+    private final Expression residual;
+    private final LakeDeleteFilter deletes;
+    private final Map<Integer, ?> constants;
+    private final List<java.io.Closeable> opened = new ArrayList<>();
+    private boolean rowByRow;
+
+    BatchedTask(
+        FileScanTask task,
+        Schema requested,
+        Expression residual,
+        LakeDeleteFilter deletes,
+        Map<Integer, ?> constants) {
+      this.task = task;
+      this.requested = requested;
+      this.residual = residual;
+      this.deletes = deletes;
+      this.constants = constants;
+    }
+
+    @Override
+    public CloseableIterator<Object[]> iterator() {
+      CloseableIterable<ColumnBatch> batches =
+          Parquet.read(io.newInputFile(task.file().location()))
+              .project(requested)
+              .split(task.start(), task.length())
+              .filter(residual)
+              .caseSensitive(true)
+              .recordsPerBatch(BatchReader.BATCH_ROWS)
+              .createBatchedReaderFunc(
+                  fileSchema -> BatchReader.create(requested, fileSchema, constants))
+              .build();
+      opened.add(batches);
+      CloseableIterator<ColumnBatch> iterator;
+      try {
+        iterator = batches.iterator();
+      } catch (BatchReader.Unsupported e) {
+        rowByRow = true;
+        CloseableIterable<Object[]> fallback = rowByRow(task, residual, deletes, constants);
+        opened.add(fallback);
+        return fallback.iterator();
+      }
+      PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
+      Evaluator evaluator =
+          isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
+      return new BatchRows(iterator, deleted, evaluator, positionsIn(requested));
+    }
+
+    /** Whether the file turned out to need the row reader. */
+    boolean readRowByRow() {
+      return rowByRow;
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      java.io.IOException failure = null;
+      for (java.io.Closeable closeable : opened) {
+        try {
+          closeable.close();
+        } catch (java.io.IOException e) {
+          failure = e;
+        }
+      }
+      opened.clear();
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+
+  /** The live rows of a file's batches, in file order. */
+  private final class BatchRows implements CloseableIterator<Object[]> {
+    private final CloseableIterator<ColumnBatch> batches;
+    private final PositionDeleteIndex deleted;
+    private final Evaluator evaluator;
+    private final int[] positions;
+    private final ColumnBatch.RowView view = new ColumnBatch.RowView();
+    private ColumnBatch batch;
+    private int index;
+    private Object[] pending;
+
+    BatchRows(
+        CloseableIterator<ColumnBatch> batches,
+        PositionDeleteIndex deleted,
+        Evaluator evaluator,
+        int[] positions) {
+      this.batches = batches;
+      this.deleted = deleted;
+      this.evaluator = evaluator;
+      this.positions = positions;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (pending == null) {
+        if (batch != null && index < batch.size) {
+          int row = index++;
+          if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
+            continue;
+          }
+          if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
+            continue;
+          }
+          Object[] out = new Object[positions.length];
+          for (int i = 0; i < positions.length; i++) {
+            out[i] = batch.columns[positions[i]][row];
+          }
+          pending = out;
+        } else if (batches.hasNext()) {
+          batch = batches.next();
+          index = 0;
+        } else {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public Object[] next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      Object[] out = pending;
+      pending = null;
+      return out;
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      batches.close();
+    }
   }
 
   private int[] positionsIn(Schema readSchema) {

@@ -1,0 +1,60 @@
+package dev.floe.jdbc;
+
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneRules;
+import java.util.TimeZone;
+
+/**
+ * Builds {@code java.sql.Date} and {@code Timestamp} values exactly as {@link Date#valueOf(LocalDate)}
+ * and {@link Timestamp#valueOf(LocalDateTime)} do (a wall-clock value in the JVM's default time
+ * zone, proleptic Gregorian), but without their calendar arithmetic when that zone has a fixed
+ * offset, which is most of the time a full scan spends in {@code getDate}/{@code getTimestamp}.
+ * Dates before 1583, where {@code java.util.Date} switches to the Julian calendar, and zones with
+ * daylight saving time go through {@code valueOf}.
+ *
+ * <p>The default zone is read once, when the result set is opened.
+ */
+final class JdbcTemporals {
+  private static final long FIRST_GREGORIAN_DAY = LocalDate.of(1583, 1, 1).toEpochDay();
+  private static final long SECONDS_PER_DAY = 86_400L;
+
+  private final boolean fixedOffset;
+  private final long offsetSeconds;
+
+  private JdbcTemporals(boolean fixedOffset, long offsetSeconds) {
+    this.fixedOffset = fixedOffset;
+    this.offsetSeconds = offsetSeconds;
+  }
+
+  /** For the JVM's default time zone as it is now. */
+  static JdbcTemporals forDefaultZone() {
+    ZoneRules rules = TimeZone.getDefault().toZoneId().getRules();
+    boolean fixed = rules.isFixedOffset();
+    return new JdbcTemporals(fixed, fixed ? rules.getOffset(Instant.EPOCH).getTotalSeconds() : 0);
+  }
+
+  /** As {@code Date.valueOf(date)}. */
+  Date date(LocalDate date) {
+    long day = date.toEpochDay();
+    if (!fixedOffset || day < FIRST_GREGORIAN_DAY) {
+      return Date.valueOf(date);
+    }
+    return new Date((day * SECONDS_PER_DAY - offsetSeconds) * 1000L);
+  }
+
+  /** As {@code Timestamp.valueOf(value)}. */
+  Timestamp timestamp(LocalDateTime value) {
+    long seconds = value.toEpochSecond(ZoneOffset.UTC);
+    if (!fixedOffset || Math.floorDiv(seconds, SECONDS_PER_DAY) < FIRST_GREGORIAN_DAY) {
+      return Timestamp.valueOf(value);
+    }
+    Timestamp timestamp = new Timestamp((seconds - offsetSeconds) * 1000L);
+    timestamp.setNanos(value.getNano());
+    return timestamp;
+  }
+}

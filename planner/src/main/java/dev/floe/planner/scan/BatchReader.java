@@ -1,0 +1,510 @@
+package dev.floe.planner.scan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.parquet.VectorizedReader;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * Decodes the flat columns of a Parquet file a batch at a time, page by page, straight into the
+ * values Calcite's runtime holds: a dictionary is decoded (and its values boxed) once per column
+ * chunk, so dictionary-encoded columns cost one array lookup per value; plain-encoded numbers are
+ * read straight from the page buffer. Iceberg's reader drives it ({@link VectorizedReader}): it
+ * opens the file, projects columns by field id, skips row groups by statistics, dictionaries and
+ * bloom filters, and honours the task's split.
+ *
+ * <p>Handles booleans, ints, longs, floats, doubles, dates, timestamps and strings, with Iceberg's
+ * promotions (int to long, float to double) and columns missing from older files; any other
+ * column is {@link Unsupported} and the task is read row by row instead.
+ */
+final class BatchReader implements VectorizedReader<ColumnBatch> {
+  /** Rows per batch: enough to amortize the per-batch work, few enough to stay in cache. */
+  static final int BATCH_ROWS = 4096;
+
+  private final Column[] columns;
+  private long nextPosition;
+
+  private BatchReader(Column[] columns) {
+    this.columns = columns;
+  }
+
+  /**
+   * A reader of {@code readSchema}'s columns from a file whose Parquet schema (with field ids) is
+   * {@code fileSchema}; identity-partition values and others that are constant for the task come
+   * from {@code constants}, in Iceberg's internal form.
+   *
+   * @throws Unsupported if a column cannot be decoded here
+   */
+  static BatchReader create(Schema readSchema, MessageType fileSchema, Map<Integer, ?> constants) {
+    List<Types.NestedField> fields = readSchema.columns();
+    Column[] columns = new Column[fields.size()];
+    for (int i = 0; i < columns.length; i++) {
+      Types.NestedField field = fields.get(i);
+      Decoding decoding;
+      ColumnDescriptor descriptor = null;
+      Object constant = null;
+      if (constants.containsKey(field.fieldId())) {
+        decoding = Decoding.CONSTANT;
+        constant = calciteValue(field.type(), constants.get(field.fieldId()));
+      } else {
+        descriptor = find(fileSchema, field.fieldId());
+        if (descriptor == null) {
+          decoding = Decoding.CONSTANT;
+          constant = calciteValue(field.type(), field.initialDefault());
+        } else {
+          decoding = Decoding.of(field.type(), descriptor);
+        }
+      }
+      columns[i] = new Column(decoding, descriptor, constant);
+    }
+    return new BatchReader(columns);
+  }
+
+  private static Object calciteValue(Type type, Object internal) {
+    if (internal == null) {
+      return null;
+    }
+    if (Decoding.supportedType(type) == null) {
+      throw new Unsupported();
+    }
+    return ValueConverter.toCalcite(type).convert(internal);
+  }
+
+  /** The leaf column of a top-level field, by field id, or null when the file lacks it. */
+  private static ColumnDescriptor find(MessageType fileSchema, int fieldId) {
+    for (org.apache.parquet.schema.Type field : fileSchema.getFields()) {
+      if (field.getId() != null && field.getId().intValue() == fieldId) {
+        if (!field.isPrimitive() || field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
+          throw new Unsupported();
+        }
+        return fileSchema.getColumnDescription(new String[] {field.getName()});
+      }
+    }
+    return null;
+  }
+
+  /** Whether every column of {@code schema} has a type this reader decodes. */
+  static boolean canRead(Schema schema) {
+    for (Types.NestedField field : schema.columns()) {
+      if (Decoding.supportedType(field.type()) == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void setBatchSize(int size) {
+    // Iceberg passes the size of every batch to read(); nothing to keep.
+  }
+
+  @Override
+  public void setRowGroupInfo(
+      PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
+    this.nextPosition =
+        pages
+            .getRowIndexOffset()
+            .orElseThrow(() -> new IllegalStateException("Cannot read row positions of a row group"));
+    for (Column column : columns) {
+      column.startRowGroup(pages);
+    }
+  }
+
+  @Override
+  public ColumnBatch read(ColumnBatch reuse, int rows) {
+    Object[][] values = new Object[columns.length][];
+    for (int c = 0; c < columns.length; c++) {
+      values[c] = new Object[rows];
+      columns[c].read(values[c], rows);
+    }
+    ColumnBatch batch = new ColumnBatch(values, rows, nextPosition);
+    nextPosition += rows;
+    return batch;
+  }
+
+  @Override
+  public void close() {}
+
+  /** Thrown while a file is opened when one of its columns cannot be decoded here. */
+  static final class Unsupported extends RuntimeException {
+    Unsupported() {
+      super("column not supported by the batch reader", null, false, false);
+    }
+  }
+
+  /** How a column's physical values become Calcite's. */
+  private enum Decoding {
+    CONSTANT,
+    BOOLEAN,
+    INT,
+    INT_TO_LONG,
+    LONG,
+    MILLIS_TO_MICROS,
+    FLOAT,
+    FLOAT_TO_DOUBLE,
+    DOUBLE,
+    STRING;
+
+    /** The Iceberg types this reader produces values for, or null. */
+    static Type.TypeID supportedType(Type type) {
+      switch (type.typeId()) {
+        case BOOLEAN:
+        case INTEGER:
+        case LONG:
+        case FLOAT:
+        case DOUBLE:
+        case DATE:
+        case TIMESTAMP:
+        case TIMESTAMP_NANO:
+        case STRING:
+          return type.typeId();
+        default:
+          return null;
+      }
+    }
+
+    static Decoding of(Type type, ColumnDescriptor descriptor) {
+      if (descriptor.getMaxRepetitionLevel() > 0 || supportedType(type) == null) {
+        throw new Unsupported();
+      }
+      PrimitiveType primitive = descriptor.getPrimitiveType();
+      LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
+      switch (primitive.getPrimitiveTypeName()) {
+        case BOOLEAN:
+          if (type.typeId() == Type.TypeID.BOOLEAN) {
+            return BOOLEAN;
+          }
+          break;
+        case INT32:
+          if (type.typeId() == Type.TypeID.INTEGER || type.typeId() == Type.TypeID.DATE) {
+            return INT;
+          }
+          if (type.typeId() == Type.TypeID.LONG) {
+            return INT_TO_LONG;
+          }
+          break;
+        case INT64:
+          if (type.typeId() == Type.TypeID.LONG) {
+            return LONG;
+          }
+          if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) {
+            LogicalTypeAnnotation.TimeUnit unit =
+                ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) logical).getUnit();
+            if (type.typeId() == Type.TypeID.TIMESTAMP) {
+              if (unit == LogicalTypeAnnotation.TimeUnit.MICROS) {
+                return LONG;
+              }
+              if (unit == LogicalTypeAnnotation.TimeUnit.MILLIS) {
+                return MILLIS_TO_MICROS;
+              }
+            } else if (type.typeId() == Type.TypeID.TIMESTAMP_NANO
+                && unit == LogicalTypeAnnotation.TimeUnit.NANOS) {
+              return LONG;
+            }
+          }
+          break;
+        case FLOAT:
+          if (type.typeId() == Type.TypeID.FLOAT) {
+            return FLOAT;
+          }
+          if (type.typeId() == Type.TypeID.DOUBLE) {
+            return FLOAT_TO_DOUBLE;
+          }
+          break;
+        case DOUBLE:
+          if (type.typeId() == Type.TypeID.DOUBLE) {
+            return DOUBLE;
+          }
+          break;
+        case BINARY:
+          if (type.typeId() == Type.TypeID.STRING
+              && (logical == null
+                  || logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)) {
+            return STRING;
+          }
+          break;
+        default:
+          break;
+      }
+      throw new Unsupported();
+    }
+  }
+
+  /** One column's decoding state, carried from page to page within a row group. */
+  private static final class Column {
+    private final Decoding decoding;
+    private final ColumnDescriptor descriptor;
+    private final Object constant;
+    private final int maxDefinition;
+    private PageReader pages;
+    private Object[] dictionary;
+    private Dictionary parquetDictionary;
+    private int pageRemaining;
+    private ValuesReader definitionReader;
+    private RunLengthBitPackingHybridDecoder definitionDecoder;
+    private ValuesReader valuesReader;
+    private boolean dictionaryPage;
+    private ByteBuffer plain;
+
+    Column(Decoding decoding, ColumnDescriptor descriptor, Object constant) {
+      this.decoding = decoding;
+      this.descriptor = descriptor;
+      this.constant = constant;
+      this.maxDefinition = descriptor == null ? 0 : descriptor.getMaxDefinitionLevel();
+    }
+
+    void startRowGroup(PageReadStore store) {
+      if (decoding == Decoding.CONSTANT) {
+        return;
+      }
+      this.pages = store.getPageReader(descriptor);
+      this.pageRemaining = 0;
+      this.dictionary = null;
+      this.parquetDictionary = null;
+      DictionaryPage page = pages.readDictionaryPage();
+      if (page != null) {
+        try {
+          parquetDictionary = page.getEncoding().initDictionary(descriptor, page);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        dictionary = new Object[parquetDictionary.getMaxId() + 1];
+        for (int id = 0; id < dictionary.length; id++) {
+          dictionary[id] = fromDictionary(parquetDictionary, id);
+        }
+      }
+    }
+
+    private Object fromDictionary(Dictionary values, int id) {
+      switch (decoding) {
+        case BOOLEAN:
+          return values.decodeToBoolean(id);
+        case INT:
+          return values.decodeToInt(id);
+        case INT_TO_LONG:
+          return (long) values.decodeToInt(id);
+        case LONG:
+          return values.decodeToLong(id);
+        case MILLIS_TO_MICROS:
+          return Math.multiplyExact(values.decodeToLong(id), 1000L);
+        case FLOAT:
+          return values.decodeToFloat(id);
+        case FLOAT_TO_DOUBLE:
+          return (double) values.decodeToFloat(id);
+        case DOUBLE:
+          return values.decodeToDouble(id);
+        case STRING:
+          return values.decodeToBinary(id).toStringUsingUTF8();
+        default:
+          throw new IllegalStateException("No dictionary for " + decoding);
+      }
+    }
+
+    /** Fills {@code out[0..rows)} with the next {@code rows} values of the column. */
+    void read(Object[] out, int rows) {
+      if (decoding == Decoding.CONSTANT) {
+        java.util.Arrays.fill(out, 0, rows, constant);
+        return;
+      }
+      int filled = 0;
+      while (filled < rows) {
+        if (pageRemaining == 0) {
+          nextPage();
+        }
+        int take = Math.min(rows - filled, pageRemaining);
+        if (maxDefinition == 0) {
+          for (int i = 0; i < take; i++) {
+            out[filled + i] = value();
+          }
+        } else {
+          for (int i = 0; i < take; i++) {
+            out[filled + i] = definition() == maxDefinition ? value() : null;
+          }
+        }
+        filled += take;
+        pageRemaining -= take;
+      }
+    }
+
+    private int definition() {
+      if (definitionDecoder != null) {
+        try {
+          return definitionDecoder.readInt();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return definitionReader.readInteger();
+    }
+
+    private Object value() {
+      if (dictionaryPage) {
+        return dictionary[valuesReader.readValueDictionaryId()];
+      }
+      if (plain != null) {
+        switch (decoding) {
+          case INT:
+            {
+              int v = plain.getInt();
+              return v;
+            }
+          case INT_TO_LONG:
+            return (long) plain.getInt();
+          case LONG:
+            {
+              long v = plain.getLong();
+              return v;
+            }
+          case MILLIS_TO_MICROS:
+            return Math.multiplyExact(plain.getLong(), 1000L);
+          case FLOAT:
+            {
+              float v = plain.getFloat();
+              return v;
+            }
+          case FLOAT_TO_DOUBLE:
+            return (double) plain.getFloat();
+          case DOUBLE:
+            {
+              double v = plain.getDouble();
+              return v;
+            }
+          default:
+            break;
+        }
+      }
+      switch (decoding) {
+        case BOOLEAN:
+          return valuesReader.readBoolean();
+        case INT:
+          return valuesReader.readInteger();
+        case INT_TO_LONG:
+          return (long) valuesReader.readInteger();
+        case LONG:
+          return valuesReader.readLong();
+        case MILLIS_TO_MICROS:
+          return Math.multiplyExact(valuesReader.readLong(), 1000L);
+        case FLOAT:
+          return valuesReader.readFloat();
+        case FLOAT_TO_DOUBLE:
+          return (double) valuesReader.readFloat();
+        case DOUBLE:
+          return valuesReader.readDouble();
+        case STRING:
+          return valuesReader.readBytes().toStringUsingUTF8();
+        default:
+          throw new IllegalStateException("Cannot decode " + decoding);
+      }
+    }
+
+    private void nextPage() {
+      DataPage page = pages.readPage();
+      if (page == null) {
+        throw new IllegalStateException(
+            "Cannot read " + descriptor + ": the row group has fewer values than rows");
+      }
+      try {
+        page.accept(
+            new DataPage.Visitor<Void>() {
+              @Override
+              public Void visit(DataPageV1 v1) {
+                try {
+                  startV1(v1);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+                return null;
+              }
+
+              @Override
+              public Void visit(DataPageV2 v2) {
+                try {
+                  startV2(v2);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+                return null;
+              }
+            });
+      } catch (UncheckedIOException e) {
+        throw e;
+      }
+      this.pageRemaining = page.getValueCount();
+    }
+
+    private void startV1(DataPageV1 page) throws IOException {
+      int count = page.getValueCount();
+      ByteBufferInputStream in = page.getBytes().toInputStream();
+      ValuesReader repetition =
+          page.getRlEncoding().getValuesReader(descriptor, ValuesType.REPETITION_LEVEL);
+      repetition.initFromPage(count, in);
+      definitionReader =
+          page.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+      definitionReader.initFromPage(count, in);
+      definitionDecoder = null;
+      startValues(page.getValueEncoding(), count, in);
+    }
+
+    private void startV2(DataPageV2 page) throws IOException {
+      int count = page.getValueCount();
+      definitionReader = null;
+      definitionDecoder =
+          maxDefinition == 0
+              ? null
+              : new RunLengthBitPackingHybridDecoder(
+                  BytesUtils.getWidthFromMaxInt(maxDefinition),
+                  page.getDefinitionLevels().toInputStream());
+      startValues(page.getDataEncoding(), count, page.getData().toInputStream());
+    }
+
+    private void startValues(Encoding encoding, int count, ByteBufferInputStream in)
+        throws IOException {
+      plain = null;
+      dictionaryPage = encoding.usesDictionary();
+      if (dictionaryPage) {
+        if (parquetDictionary == null) {
+          throw new IllegalStateException(
+              "Cannot read " + descriptor + ": a dictionary-encoded page without a dictionary");
+        }
+        valuesReader =
+            encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, parquetDictionary);
+        valuesReader.initFromPage(count, in);
+        return;
+      }
+      if (encoding == Encoding.PLAIN
+          && decoding != Decoding.BOOLEAN
+          && decoding != Decoding.STRING) {
+        plain = in.slice((int) in.available()).order(ByteOrder.LITTLE_ENDIAN);
+        valuesReader = null;
+        return;
+      }
+      valuesReader = encoding.getValuesReader(descriptor, ValuesType.VALUES);
+      valuesReader.initFromPage(count, in);
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package dev.floe.planner.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The batch reader returns exactly the rows the generated data says, and the same rows as
+ * Iceberg's row reader, over Parquet files with v1 and v2 pages, dictionary and plain encodings
+ * (with fallback from one to the other inside a column chunk), many pages and row groups per
+ * file, NULLs in every optional column, position deletes spread over the row groups, a residual
+ * filter, and tasks split at row groups.
+ */
+class BatchReaderTest {
+  private static final int ROWS = 6000;
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "i", Types.IntegerType.get()),
+          Types.NestedField.optional(3, "f", Types.FloatType.get()),
+          Types.NestedField.optional(4, "d", Types.DoubleType.get()),
+          Types.NestedField.optional(5, "b", Types.BooleanType.get()),
+          Types.NestedField.optional(6, "s", Types.StringType.get()),
+          Types.NestedField.optional(7, "dt", Types.DateType.get()),
+          Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
+          Types.NestedField.optional(9, "tz", Types.TimestampType.withZone()));
+
+  @ParameterizedTest(name = "pages {0}, dictionary bytes {1}, filtered {2}")
+  @CsvSource({
+    "v1, 2097152, false",
+    "v1, 2097152, true",
+    "v1, 600, false",
+    "v2, 2097152, false",
+    "v2, 600, true",
+    "v2, 600, false"
+  })
+  void batchesReturnTheRowsTheRowReaderReturns(String pages, int dictionaryBytes, boolean filtered)
+      throws IOException {
+    InMemoryCatalog catalog = new InMemoryCatalog();
+    catalog.initialize("test", Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    Table table =
+        catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+            .withProperties(
+                Map.of(
+                    "format-version", "2",
+                    "write.parquet.page-version", pages,
+                    "write.parquet.dict-size-bytes", Integer.toString(dictionaryBytes),
+                    "write.parquet.page-row-limit", "300",
+                    "write.parquet.row-group-size-bytes", "16384",
+                    "read.split.target-size", "16384",
+                    "read.split.open-file-cost", "1"))
+            .create();
+    List<Record> written = IntStream.range(0, ROWS).mapToObj(BatchReaderTest::row).toList();
+    DataFile data = writeData(table, written);
+    table.newAppend().appendFile(data).commit();
+    long[] deleted = IntStream.range(0, ROWS).filter(i -> i % 13 == 5).asLongStream().toArray();
+    table.newRowDelta().addDeletes(positionDeletes(table, data, deleted)).commit();
+    table.refresh();
+
+    Expression filter = filtered ? Expressions.greaterThan("i", 1000) : Expressions.alwaysTrue();
+    Predicate<Record> matches =
+        r -> !filtered || (r.getField("i") != null && (Integer) r.getField("i") > 1000);
+    List<List<Object>> expected = new ArrayList<>();
+    for (int i = 0; i < ROWS; i++) {
+      if (i % 13 != 5 && matches.test(written.get(i))) {
+        expected.add(calcite(written.get(i)));
+      }
+    }
+
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = table.newScan().filter(filter).planFiles()) {
+      planned.forEach(task -> task.split(16384).forEach(tasks::add));
+    }
+    tasks.sort(Comparator.comparingLong(FileScanTask::start));
+    assertThat(tasks).as("the file is split at row groups into several tasks").hasSizeGreaterThan(1);
+
+    List<Integer> columns = IntStream.range(0, SCHEMA.columns().size()).boxed().toList();
+    List<List<Object>> batched = read(table, tasks, columns, true);
+    List<List<Object>> rowByRow = read(table, tasks, columns, false);
+    assertThat(batched).hasSize(expected.size()).isEqualTo(expected);
+    assertThat(rowByRow).isEqualTo(expected);
+  }
+
+  private static List<List<Object>> read(
+      Table table, List<FileScanTask> tasks, List<Integer> columns, boolean batches)
+      throws IOException {
+    TaskReader reader =
+        new TaskReader(
+            table.io(), table.schema(), columns, false, new StatementDeleteCache(), batches);
+    List<List<Object>> rows = new ArrayList<>();
+    for (FileScanTask task : tasks) {
+      try (CloseableIterable<Object[]> opened = reader.open(task)) {
+        assertThat(opened instanceof TaskReader.BatchedTask).isEqualTo(batches);
+        for (Object[] row : opened) {
+          rows.add(Arrays.asList(row));
+        }
+        if (batches) {
+          assertThat(((TaskReader.BatchedTask) opened).readRowByRow())
+              .as("the batch reader decoded the file itself")
+              .isFalse();
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Row i: NULLs at different strides per column, repeating and unique values, non-ASCII text. */
+  private static Record row(int i) {
+    Record r = GenericRecord.create(SCHEMA);
+    r.setField("id", (long) i * 1_000_003L - 7);
+    r.setField("i", i % 7 == 3 ? null : (i % 3 == 0 ? i : -i) * 3);
+    r.setField("f", i % 11 == 0 ? null : i % 5 == 0 ? -0.0f : i / 8.0f);
+    r.setField("d", i % 17 == 0 ? null : i % 19 == 0 ? Double.NaN : i * 0.001 - 1);
+    r.setField("b", i % 4 == 1 ? null : i % 3 == 0);
+    r.setField(
+        "s", i % 9 == 2 ? null : i % 2 == 0 ? "k" + (i % 40) + " 日本 😀" : "unique-" + i + "-x".repeat(i % 5));
+    r.setField("dt", i % 23 == 0 ? null : LocalDate.of(1969, 12, 1).plusDays(i % 400));
+    r.setField(
+        "ts",
+        i % 29 == 0 ? null : LocalDateTime.of(1960, 1, 1, 0, 0).plusNanos(i * 86_399_999_999_001L / 1000 * 1000));
+    r.setField(
+        "tz",
+        i % 31 == 0
+            ? null
+            : OffsetDateTime.of(2024, 2, 29, 23, 59, 59, 123_456_000, ZoneOffset.UTC).plusSeconds(i * 37L));
+    return r;
+  }
+
+  /** A record in Calcite's runtime form: days, micros and boxed numbers. */
+  private static List<Object> calcite(Record r) {
+    List<Object> values = new ArrayList<>();
+    values.add(r.getField("id"));
+    values.add(r.getField("i"));
+    values.add(r.getField("f"));
+    values.add(r.getField("d"));
+    values.add(r.getField("b"));
+    values.add(r.getField("s"));
+    LocalDate date = (LocalDate) r.getField("dt");
+    values.add(date == null ? null : (int) date.toEpochDay());
+    LocalDateTime ts = (LocalDateTime) r.getField("ts");
+    values.add(ts == null ? null : micros(ts));
+    OffsetDateTime tz = (OffsetDateTime) r.getField("tz");
+    values.add(tz == null ? null : micros(tz.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
+    return values;
+  }
+
+  private static long micros(LocalDateTime value) {
+    return value.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + value.getNano() / 1000;
+  }
+
+  private static DataFile writeData(Table table, List<Record> records) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 1, 1).format(FileFormat.PARQUET).build();
+    DataWriter<Record> writer =
+        factory.newDataWriter(files.newOutputFile(), PartitionSpec.unpartitioned(), null);
+    try (DataWriter<Record> closing = writer) {
+      records.forEach(closing::write);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDataFile();
+  }
+
+  private static DeleteFile positionDeletes(Table table, DataFile data, long[] positions) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table).deleteFileFormat(FileFormat.PARQUET).build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 2, 2)
+            .format(FileFormat.PARQUET)
+            .suffix("deletes")
+            .build();
+    PositionDeleteWriter<Record> writer =
+        factory.newPositionDeleteWriter(files.newOutputFile(), PartitionSpec.unpartitioned(), null);
+    try (PositionDeleteWriter<Record> closing = writer) {
+      for (long position : positions) {
+        PositionDelete<Record> delete = PositionDelete.create();
+        closing.write(delete.set(data.location(), position));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
+}
