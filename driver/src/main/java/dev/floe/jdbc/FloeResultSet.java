@@ -24,11 +24,14 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * A Floe result set. Dates, times and timestamps travel as numbers (days, milliseconds of the day,
- * and microseconds or nanoseconds since the epoch) from the Parquet page to here, and this class
- * builds the JDBC objects from them exactly, in the proleptic Gregorian calendar: microseconds
- * survive {@code getTimestamp}, {@code 0001-01-01} stays {@code 0001-01-01}, and the JDBC 4.2
- * {@code java.time} getters work.
+ * A Floe result set. Dates, times and timestamps travel as numbers (days, times of the day and
+ * timestamps since the epoch in the unit of their precision: milliseconds up to 3, microseconds
+ * up to 6, nanoseconds above) from the Parquet page to here, and this class builds the JDBC
+ * objects from them exactly, in the proleptic Gregorian calendar: microseconds survive {@code
+ * getTimestamp}, {@code getString} and {@code getObject(i, LocalTime.class)}, {@code 0001-01-01}
+ * stays {@code 0001-01-01}, and the JDBC 4.2 {@code java.time} getters work. A TIME finer than
+ * milliseconds is read as the raw number Avatica holds for it (its own TIME getters would read it
+ * as milliseconds).
  *
  * <p>Not thread-safe.
  */
@@ -190,8 +193,8 @@ final class FloeResultSet extends ForwardingResultSet {
     switch (kind(column)) {
       case TIME:
         {
-          int millis = calcite.getInt(column);
-          return calcite.wasNull() ? null : TemporalValues.toLocalTime(millis);
+          long units = calcite.getLong(column);
+          return calcite.wasNull() ? null : TemporalValues.toLocalTime(units, precisions[column]);
         }
       case TIMESTAMP:
         {
@@ -301,6 +304,7 @@ final class FloeResultSet extends ForwardingResultSet {
     if (value == null) {
       return null;
     }
+    // java.sql.Time holds milliseconds: the digits below are cut, never rounded up.
     Time time = Time.valueOf(value);
     return new Time(time.getTime() + value.getNano() / 1_000_000);
   }
@@ -334,7 +338,7 @@ final class FloeResultSet extends ForwardingResultSet {
       case TIME:
         {
           LocalTime value = localTime(column);
-          return value == null ? null : value.toString();
+          return value == null ? null : TemporalValues.formatTime(value);
         }
       case TIMESTAMP:
         {
