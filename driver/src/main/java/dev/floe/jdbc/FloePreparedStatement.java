@@ -292,8 +292,14 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         }
       case Types.TIME:
         {
-          int millis = (int) (value.toLocalTime().toNanoOfDay() / 1_000_000L);
-          bind(index, original, target -> target.setInt(index, millis));
+          // Milliseconds as an int up to TIME(3); finer, a long in the unit of the precision.
+          int precision = precision(index);
+          long units = TemporalValues.fromLocalTime(value.toLocalTime(), precision);
+          if (precision <= 3) {
+            bind(index, original, target -> target.setInt(index, (int) units));
+          } else {
+            bind(index, original, target -> target.setLong(index, units));
+          }
           return;
         }
       case Types.TIMESTAMP:
@@ -504,9 +510,23 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bind(index, x, target -> target.setBigDecimal(index, x));
   }
 
-  /** {@inheritDoc} */
+  /** Text for a TIME parameter is read as a time of day, every digit kept (22007 if it is not). */
   @Override
   public void setString(int index, String x) throws SQLException {
+    checkOpen();
+    if (x != null && index >= 1 && index < bindings.length && parameterType(index) == Types.TIME) {
+      LocalTime time;
+      try {
+        time = TemporalValues.parseTime(x);
+      } catch (RuntimeException e) {
+        throw Errors.create(
+            FloeError.INVALID_DATETIME.sqlState(),
+            FloeError.INVALID_DATETIME.format("'" + x + "' for parameter " + index, "not a TIME"),
+            e);
+      }
+      bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, x);
+      return;
+    }
     bind(index, x, target -> target.setString(index, x));
   }
 

@@ -28,11 +28,14 @@ import org.apache.calcite.avatica.AvaticaSite;
 import org.apache.calcite.avatica.util.Cursor;
 
 /**
- * A Floe result set. Dates, times and timestamps travel as numbers (days, milliseconds of the day,
- * and microseconds or nanoseconds since the epoch) from the Parquet page to here, and this class
- * builds the JDBC objects from them exactly, in the proleptic Gregorian calendar: microseconds
- * survive {@code getTimestamp}, {@code 0001-01-01} stays {@code 0001-01-01}, and the JDBC 4.2
- * {@code java.time} getters work.
+ * A Floe result set. Dates, times and timestamps travel as numbers (days, times of the day and
+ * timestamps since the epoch in the unit of their precision: milliseconds up to 3, microseconds
+ * up to 6, nanoseconds above) from the Parquet page to here, and this class builds the JDBC
+ * objects from them exactly, in the proleptic Gregorian calendar: microseconds survive {@code
+ * getTimestamp}, {@code getString} and {@code getObject(i, LocalTime.class)}, {@code 0001-01-01}
+ * stays {@code 0001-01-01}, and the JDBC 4.2 {@code java.time} getters work. A TIME finer than
+ * milliseconds is read as the raw number Avatica holds for it (its own TIME getters would read it
+ * as milliseconds).
  *
  * <p>Not thread-safe.
  */
@@ -352,8 +355,8 @@ final class FloeResultSet extends ForwardingResultSet {
     switch (kind(column)) {
       case TIME:
         {
-          int millis = intAt(column);
-          return lastWasNull() ? null : TemporalValues.toLocalTime(millis);
+          long units = longAt(column);
+          return lastWasNull() ? null : TemporalValues.toLocalTime(units, precisions[column]);
         }
       case TIMESTAMP:
         {
@@ -463,6 +466,7 @@ final class FloeResultSet extends ForwardingResultSet {
     if (value == null) {
       return null;
     }
+    // java.sql.Time holds milliseconds: the digits below are cut, never rounded up.
     Time time = Time.valueOf(value);
     return new Time(time.getTime() + value.getNano() / 1_000_000);
   }
@@ -496,7 +500,7 @@ final class FloeResultSet extends ForwardingResultSet {
       case TIME:
         {
           LocalTime value = localTime(column);
-          return value == null ? null : value.toString();
+          return value == null ? null : TemporalValues.formatTime(value);
         }
       case TIMESTAMP:
         {

@@ -63,8 +63,7 @@ final class Canonical {
       case DATE:
         return ((LocalDate) value).toString();
       case TIME:
-        // Floe keeps TIME values to the millisecond (README, known limits); compared as such.
-        return TIME.format(((LocalTime) value).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        return TIME.format((LocalTime) value);
       case TIMESTAMP:
         if (((Types.TimestampType) type).shouldAdjustToUTC()) {
           return instant(((OffsetDateTime) value).toInstant());

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Filters pushed into Iceberg's scan planning return exactly the rows Iceberg's generic reader
  * returns for the same filter: on the partition column of each transform, with {@code =}, {@code
  * <>}, ranges, {@code IN}, {@code NOT IN}, {@code BETWEEN}, {@code LIKE 'prefix%'} and {@code IS
- * NULL}. The Iceberg filters are written with SQL's NULL semantics (a comparison with NULL is not
+ * NULL}, and on a time column to the microsecond. The Iceberg filters are written with SQL's NULL semantics (a comparison with NULL is not
  * true), and {@code EXPLAIN} shows the filter on the scan.
  */
 class PushdownConformanceTest {
@@ -135,6 +135,25 @@ class PushdownConformanceTest {
             "part_hour",
             "ts > TIMESTAMP '2022-01-01 00:00:00'",
             sql("ts", greaterThan("ts", "2022-01-01T00:00:00"))),
+        // time, to the microsecond
+        Arguments.of(
+            "all_types_v2",
+            "tm = TIME '12:34:56.123456'",
+            sql("tm", equal("tm", "12:34:56.123456"))),
+        Arguments.of(
+            "all_types_v3", "tm > TIME '23:59:59'", sql("tm", greaterThan("tm", "23:59:59"))),
+        Arguments.of(
+            "all_types_v2",
+            "tm < TIME '00:00:00.999999'",
+            sql("tm", lessThan("tm", "00:00:00.999999"))),
+        Arguments.of(
+            "all_types_v3",
+            "tm BETWEEN TIME '00:00:00.000001' AND TIME '12:34:56.123456'",
+            sql(
+                "tm",
+                and(
+                    greaterThanOrEqual("tm", "00:00:00.000001"),
+                    lessThanOrEqual("tm", "12:34:56.123456")))),
         // a non-partition column of a partitioned table
         Arguments.of(
             "part_hour",

@@ -111,6 +111,36 @@ class TypeMappingTest {
     }
   }
 
+  @ParameterizedTest(name = "v{0}")
+  @ValueSource(ints = {2, 3})
+  void timesAreExactToTheMicrosecondThroughEveryGetter(int version) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT tm, CAST(tm AS VARCHAR) FROM all_types_v"
+                    + version
+                    + " WHERE id IN (3, 4, 5) ORDER BY tm")) {
+      ResultSetMetaData meta = rs.getMetaData();
+      assertThat(meta.getColumnType(1)).isEqualTo(Types.TIME);
+      assertThat(meta.getScale(1)).isEqualTo(6);
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getObject(1, java.time.LocalTime.class))
+          .isEqualTo(java.time.LocalTime.of(0, 0, 0, 1_000));
+      assertThat(rs.getString(1)).isEqualTo("00:00:00.000001");
+      assertThat(rs.getString(2)).isEqualTo("00:00:00.000001");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getObject(1, java.time.LocalTime.class))
+          .isEqualTo(java.time.LocalTime.of(12, 34, 56, 123_456_000));
+      assertThat(rs.getString(1)).isEqualTo("12:34:56.123456");
+      // java.sql.Time holds milliseconds: the microseconds are cut, not rounded.
+      assertThat(Math.floorMod(rs.getTime(1).getTime(), 1000L)).isEqualTo(123L);
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("23:59:59.999999");
+      assertThat(Math.floorMod(rs.getTime(1).getTime(), 1000L)).isEqualTo(999L);
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"st", "tags", "items", "counts", "series"})
   void nestedColumnsComeBackAsStructArrayAndMap(String column) throws SQLException {

@@ -128,12 +128,17 @@ final class ValueAssigner {
             time = TemporalValues.toLocalTime((Integer) value);
           } else if (value instanceof Long && isTimestamp(from)) {
             time = TemporalValues.toLocalDateTime((Long) value, from.precision()).toLocalTime();
+          } else if (value instanceof Long) {
+            // A TIME finer than milliseconds, as Calcite's runtime holds it (micros when nested).
+            int precision = from != null && "TIME".equals(from.typeName()) ? from.precision() : 6;
+            time = TemporalValues.toLocalTime((Long) value, precision);
           } else if (value instanceof String) {
             time = parseDatetime(() -> LocalTime.parse(((String) value).trim()), value);
           } else {
             throw FloeError.INVALID_CAST.error(quote(value), "not a TIME for " + column);
           }
-          return time;
+          // Iceberg keeps microseconds; finer digits are cut, as a cast to TIME(6) does.
+          return time.withNano(time.getNano() / 1000 * 1000);
         }
       case TIMESTAMP:
       case TIMESTAMP_NANO:

@@ -11,6 +11,7 @@ import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Convention;
@@ -53,6 +54,33 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public class LakePrepare extends CalcitePrepareImpl {
   /** Creates the preparer; one per statement preparation. */
   public LakePrepare() {}
+
+  /**
+   * As Calcite's, but a column holding a TIME finer than milliseconds (a {@code long}, see {@link
+   * dev.floe.planner.schema.LakeJavaTypeFactory}) is described to Avatica as a number: its cursor
+   * refuses a {@code long} TIME, and reads a number as is, which Floe's getters convert exactly.
+   */
+  @Override
+  public <T> CalciteSignature<T> prepareSql(
+      Context context, Query<T> query, Type elementType, long maxRowCount) {
+    CalciteSignature<T> signature = super.prepareSql(context, query, elementType, maxRowCount);
+    readableTimes(signature.columns);
+    return signature;
+  }
+
+  private static void readableTimes(List<ColumnMetaData> columns) {
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnMetaData column = columns.get(i);
+      if (column.type instanceof ColumnMetaData.StructType) {
+        readableTimes(((ColumnMetaData.StructType) column.type).columns);
+      } else if (column.type.id == java.sql.Types.TIME
+          && (column.type.rep == ColumnMetaData.Rep.PRIMITIVE_LONG
+              || column.type.rep == ColumnMetaData.Rep.LONG)) {
+        // Calcite builds these lists afresh for each statement.
+        columns.set(i, column.setRep(ColumnMetaData.Rep.NUMBER));
+      }
+    }
+  }
 
   @Override
   protected CalcitePreparingStmt getPreparingStmt(

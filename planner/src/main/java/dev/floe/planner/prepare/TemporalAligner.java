@@ -1,9 +1,11 @@
 package dev.floe.planner.prepare;
 
+import dev.floe.error.FloeError;
 import dev.floe.planner.rel.TemporalValues;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.rel.RelNode;
@@ -29,20 +31,25 @@ import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
 /**
- * Keeps timestamps exact through Calcite's Enumerable runtime.
+ * Keeps timestamps and times exact through Calcite's Enumerable runtime.
  *
- * <p>Calcite holds a TIMESTAMP as a {@code long} of milliseconds. Floe holds a TIMESTAMP(p) as a
- * {@code long} in the unit its precision needs: milliseconds for p &le; 3, microseconds for p
- * &le; 6 (every Iceberg timestamp), nanoseconds above. Scans emit those numbers as they are
- * stored. Just before code generation this class rewrites the optimized plan so that everything
- * Calcite computes agrees with that: literals become numbers in their unit, comparisons and
- * conditional expressions between different precisions are rescaled (with floor division, so
- * values before 1970 stay right), casts to and from text parse and format every digit, adding a
- * day-time interval keeps the sub-millisecond digits, and any other operation gets its operand in
- * milliseconds and its result scaled back.
+ * <p>Calcite holds a TIMESTAMP as a {@code long} of milliseconds and a TIME as an {@code int} of
+ * milliseconds of the day. Floe holds a TIMESTAMP(p) as a {@code long} in the unit its precision
+ * needs: milliseconds for p &le; 3, microseconds for p &le; 6 (every Iceberg timestamp),
+ * nanoseconds above; and a TIME(p) with p &gt; 3 likewise as a {@code long} of microseconds (every
+ * Iceberg time) or nanoseconds of the day ({@link dev.floe.planner.schema.LakeJavaTypeFactory}).
+ * Scans emit those numbers as they are stored. Just before code generation this class rewrites
+ * the optimized plan so that everything Calcite computes agrees with that: literals become numbers
+ * in their unit, comparisons and conditional expressions between different precisions are
+ * rescaled (with floor division, so values before 1970 stay right), casts to and from text parse
+ * and format every digit, casts between TIME and TIMESTAMP and adding a day-time interval keep the
+ * sub-millisecond digits, and any other operation on a timestamp gets its operand in milliseconds
+ * and its result scaled back. An operation on a fine TIME whose result would depend on digits
+ * below the millisecond and that is not made exact here is refused (0A000).
  */
 final class TemporalAligner extends RexShuttle {
   private static final SqlUserDefinedFunction FLOOR_DIV =
@@ -53,6 +60,13 @@ final class TemporalAligner extends RexShuttle {
       function("FLOE_FIT_BINARY", "fitBinary", ReturnTypes.ARG0);
   private static final SqlUserDefinedFunction FORMAT =
       function("FLOE_FORMAT_TIMESTAMP", "formatTimestamp", ReturnTypes.VARCHAR_2000_NULLABLE);
+  private static final SqlUserDefinedFunction FLOOR_MOD =
+      function("FLOE_FLOOR_MOD", "floorMod", ReturnTypes.BIGINT_NULLABLE);
+  private static final SqlUserDefinedFunction PARSE_TIME =
+      function("FLOE_PARSE_TIME", "parseTime", ReturnTypes.BIGINT_NULLABLE);
+  private static final SqlUserDefinedFunction FORMAT_TIME =
+      function("FLOE_FORMAT_TIME", "formatTime", ReturnTypes.VARCHAR_2000_NULLABLE);
+  private static final long SECONDS_PER_DAY = 86_400L;
 
   private final RexBuilder rex;
   private final RelDataTypeFactory types;
@@ -87,6 +101,15 @@ final class TemporalAligner extends RexShuttle {
       inputs.add(aligned);
       changed |= aligned != input;
     }
+    if (evaluatesCalls(rel)) {
+      for (int i = 0; i < inputs.size(); i++) {
+        RelNode input = inputs.get(i);
+        if (FineTimeRows.hasFineTime(input.getRowType())) {
+          inputs.set(i, new FineTimeRows(input));
+          changed = true;
+        }
+      }
+    }
     RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
     TemporalAligner aligner = new TemporalAligner(node.getCluster().getRexBuilder());
     if (node instanceof Calc) {
@@ -95,7 +118,22 @@ final class TemporalAligner extends RexShuttle {
     if (node instanceof Values) {
       return aligner.alignValues((Values) node);
     }
+    if (node instanceof org.apache.calcite.rel.core.SetOp
+        && node instanceof org.apache.calcite.adapter.enumerable.EnumerableRel) {
+      return aligner.alignSetOp(node);
+    }
     return node.accept(aligner);
+  }
+
+  /** Whether Calcite generates code for expressions over the input rows of this node. */
+  private static boolean evaluatesCalls(RelNode rel) {
+    return rel instanceof org.apache.calcite.adapter.enumerable.EnumerableRel
+        && (rel instanceof Calc
+            || rel instanceof org.apache.calcite.rel.core.Filter
+            || rel instanceof org.apache.calcite.rel.core.Join
+            || rel instanceof org.apache.calcite.rel.core.Correlate
+            || rel instanceof org.apache.calcite.rel.core.Window
+            || rel instanceof org.apache.calcite.rel.core.Aggregate);
   }
 
   static boolean isTimestamp(RelDataType type) {
@@ -103,14 +141,26 @@ final class TemporalAligner extends RexShuttle {
     return name == SqlTypeName.TIMESTAMP || name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
   }
 
+  static boolean isTime(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.TIME;
+  }
+
+  private static boolean isTemporal(RelDataType type) {
+    return isTimestamp(type) || isTime(type);
+  }
+
   /** Whether Floe holds values of this type in a unit finer than Calcite's milliseconds. */
   static boolean isFine(RelDataType type) {
-    return isTimestamp(type) && type.getPrecision() > 3;
+    return isTemporal(type) && type.getPrecision() > 3;
+  }
+
+  private static boolean isFineTime(RelDataType type) {
+    return isTime(type) && isFine(type);
   }
 
   /**
    * Whether an expression must not be folded by Calcite at planning time: it involves a fine
-   * timestamp, or a cast to a fixed-length binary (which Calcite would cut instead of refusing).
+   * timestamp or time, or a cast to a fixed-length binary (which Calcite would cut instead of refusing).
    */
   static boolean mentionsFine(RexNode node) {
     if (isFine(node.getType())) {
@@ -130,7 +180,15 @@ final class TemporalAligner extends RexShuttle {
   }
 
   private static long unit(RelDataType type) {
-    return isTimestamp(type) ? TemporalValues.unitsPerSecond(type.getPrecision()) : 0;
+    return isTemporal(type) ? TemporalValues.unitsPerSecond(type.getPrecision()) : 0;
+  }
+
+  /** A fine literal as the number it is held as. */
+  private static long units(RexLiteral literal, RelDataType type) {
+    if (isTime(literal.getType())) {
+      return TemporalValues.timeInUnit(literal.getValueAs(TimeString.class), type.getPrecision());
+    }
+    return TemporalValues.inUnit(literal.getValueAs(TimestampString.class), type.getPrecision());
   }
 
   private RelDataType withPrecision(RelDataType type, int precision) {
@@ -150,12 +208,19 @@ final class TemporalAligner extends RexShuttle {
     return reinterpret(bigint(e.getType().isNullable()), e);
   }
 
-  /** A timestamp expression moved from one unit to another, typed as {@code target}. */
+  /** A timestamp or time expression moved from one unit to another, typed as {@code target}. */
   private RexNode rescale(RexNode e, long from, long to, RelDataType target) {
     if (from == to) {
       return e.getType().equals(target) ? e : reinterpret(target, e);
     }
-    RexNode number = asBigint(e);
+    return reinterpret(target, rescaleNumber(asBigint(e), from, to));
+  }
+
+  /** A BIGINT number moved from one unit to another. */
+  private RexNode rescaleNumber(RexNode number, long from, long to) {
+    if (from == to) {
+      return number;
+    }
     RexNode scaled;
     if (to > from) {
       scaled =
@@ -168,10 +233,17 @@ final class TemporalAligner extends RexShuttle {
               FLOOR_DIV,
               List.of(number, rex.makeBigintLiteral(BigDecimal.valueOf(from / to))));
     }
-    return reinterpret(target, scaled);
+    return scaled;
   }
 
-  /** A fine timestamp expression as milliseconds, typed with precision 3. */
+  private RexNode floorMod(RexNode number, long divisor) {
+    return rex.makeCall(
+        bigint(number.getType().isNullable()),
+        FLOOR_MOD,
+        List.of(number, rex.makeBigintLiteral(BigDecimal.valueOf(divisor))));
+  }
+
+  /** A fine timestamp or time expression as milliseconds, typed with precision 3. */
   private RexNode toMillis(RexNode e) {
     if (!isFine(e.getType())) {
       return e;
@@ -179,9 +251,21 @@ final class TemporalAligner extends RexShuttle {
     return rescale(e, unit(e.getType()), 1000, withPrecision(e.getType(), 3));
   }
 
-  /** A millisecond timestamp expression in the unit of a fine type. */
+  /** A millisecond timestamp or time expression in the unit of a fine type. */
   private RexNode fromMillis(RexNode e, RelDataType target) {
     return rescale(e, 1000, unit(target), target);
+  }
+
+  /** A fine TIME parameter is read as the BIGINT it is bound as (Calcite would read an int). */
+  @Override
+  public RexNode visitDynamicParam(org.apache.calcite.rex.RexDynamicParam param) {
+    if (!isFineTime(param.getType())) {
+      return param;
+    }
+    return reinterpret(
+        param.getType(),
+        new org.apache.calcite.rex.RexDynamicParam(
+            bigint(param.getType().isNullable()), param.getIndex()));
   }
 
   @Override
@@ -189,14 +273,13 @@ final class TemporalAligner extends RexShuttle {
     if (!isFine(literal.getType()) || literal.isNull()) {
       return literal;
     }
-    TimestampString ts = literal.getValueAs(TimestampString.class);
-    long value = TemporalValues.inUnit(ts, literal.getType().getPrecision());
+    long value = units(literal, literal.getType());
     return reinterpret(literal.getType(), rex.makeBigintLiteral(BigDecimal.valueOf(value)));
   }
 
   @Override
   public RexNode visitCall(RexCall original) {
-    if (original.getKind() == SqlKind.SEARCH && isTimestamp(original.getOperands().get(0).getType())) {
+    if (original.getKind() == SqlKind.SEARCH && isTemporal(original.getOperands().get(0).getType())) {
       return RexUtil.expandSearch(rex, null, original).accept(this);
     }
     List<RexNode> operands = new ArrayList<>();
@@ -211,7 +294,10 @@ final class TemporalAligner extends RexShuttle {
         || call.getOperator() == FLOOR_DIV
         || call.getOperator() == PARSE
         || call.getOperator() == FIT_BINARY
-        || call.getOperator() == FORMAT) {
+        || call.getOperator() == FORMAT
+        || call.getOperator() == FLOOR_MOD
+        || call.getOperator() == PARSE_TIME
+        || call.getOperator() == FORMAT_TIME) {
       return call;
     }
     switch (call.getKind()) {
@@ -265,7 +351,7 @@ final class TemporalAligner extends RexShuttle {
 
   /** CASE, COALESCE and friends: every value in the unit of the result. */
   private RexNode choose(RexCall call) {
-    if (!isTimestamp(call.getType())) {
+    if (!isTemporal(call.getType())) {
       return call;
     }
     long target = unit(call.getType());
@@ -312,19 +398,44 @@ final class TemporalAligner extends RexShuttle {
     if (sameKind && isFine(source) && isFine(target)) {
       return rescale(operand, unit(source), unit(target), target);
     }
+    boolean fromText = SqlTypeName.CHAR_TYPES.contains(source.getSqlTypeName());
     if (isFine(target)) {
-      if (target.getSqlTypeName() == SqlTypeName.TIMESTAMP
-          && SqlTypeName.CHAR_TYPES.contains(source.getSqlTypeName())) {
+      if ((target.getSqlTypeName() == SqlTypeName.TIMESTAMP || isTime(target)) && fromText) {
         return reinterpret(
             target,
             rex.makeCall(
                 bigint(target.isNullable()),
-                PARSE,
+                isTime(target) ? PARSE_TIME : PARSE,
                 List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision())))));
       }
       RelDataType coarse = withPrecision(target, 3);
       RexNode millis = isFine(source) ? toMillis(operand) : operand;
-      return fromMillis(rex.makeCast(coarse, millis, true, false), target);
+      RexNode cast = fromMillis(rex.makeCast(coarse, millis, true, false), target);
+      if (!isFine(source)) {
+        return cast;
+      }
+      // Between TIME and TIMESTAMP: the time of day, digits below the millisecond included, is
+      // kept; Calcite moved the milliseconds, the rest is added back.
+      RexNode below = floorMod(asBigint(operand), unit(source) / 1000);
+      return reinterpret(
+          target,
+          rex.makeCall(
+              SqlStdOperatorTable.PLUS,
+              asBigint(cast),
+              rescaleNumber(below, unit(source), unit(target))));
+    }
+    if (isFineTime(source) && SqlTypeName.CHAR_TYPES.contains(target.getSqlTypeName())) {
+      return rex.makeCast(
+          target,
+          rex.makeCall(
+              types.createTypeWithNullability(
+                  types.createSqlType(SqlTypeName.VARCHAR), source.isNullable()),
+              FORMAT_TIME,
+              List.of(
+                  asBigint(operand),
+                  rex.makeExactLiteral(BigDecimal.valueOf(source.getPrecision())))),
+          true,
+          false);
     }
     // fine source, coarse target
     if (source.getSqlTypeName() == SqlTypeName.TIMESTAMP
@@ -350,20 +461,23 @@ final class TemporalAligner extends RexShuttle {
     boolean hasDayTime = false;
     for (RexNode operand : call.getOperands()) {
       SqlTypeName name = operand.getType().getSqlTypeName();
-      hasTimestamp |= isTimestamp(operand.getType());
+      hasTimestamp |= isTemporal(operand.getType());
       hasDayTime |= SqlTypeName.DAY_INTERVAL_TYPES.contains(name);
     }
     return hasTimestamp && hasDayTime;
   }
 
-  /** Timestamp plus or minus a day-time interval (held in milliseconds), every digit kept. */
+  /**
+   * Timestamp or time plus or minus a day-time interval (held in milliseconds), every digit kept;
+   * a time wraps around midnight.
+   */
   private RexNode addInterval(RexCall call) {
     RelDataType target = call.getType();
     long unit = unit(target);
     RexNode timestamp = null;
     RexNode interval = null;
     for (RexNode operand : call.getOperands()) {
-      if (isTimestamp(operand.getType())) {
+      if (isTemporal(operand.getType())) {
         timestamp = operand;
       } else {
         interval = operand;
@@ -380,14 +494,24 @@ final class TemporalAligner extends RexShuttle {
             call.getKind() == SqlKind.MINUS ? SqlStdOperatorTable.MINUS : SqlStdOperatorTable.PLUS,
             asBigint(ts),
             delta);
-    return reinterpret(target, sum);
+    return reinterpret(target, isTime(target) ? floorMod(sum, SECONDS_PER_DAY * unit) : sum);
   }
 
-  /** Anything else: fine operands as milliseconds, a fine result scaled back. */
+  /**
+   * Anything else: fine operands as milliseconds, a fine result scaled back. A fine TIME operand
+   * is accepted only where milliseconds give the exact answer.
+   */
   private RexNode generic(RexCall call) {
     boolean fineOperand = false;
     for (RexNode operand : call.getOperands()) {
       fineOperand |= isFine(operand.getType());
+      if (isFineTime(operand.getType()) && !exactInMillis(call)) {
+        throw FloeError.NOT_SUPPORTED.error(
+            call.getOperator().getName()
+                + " on a TIME("
+                + operand.getType().getPrecision()
+                + ") value (it would drop the digits below the millisecond)");
+      }
     }
     if (!fineOperand && !isFine(call.getType())) {
       return call;
@@ -403,14 +527,41 @@ final class TemporalAligner extends RexShuttle {
     return call.clone(call.getType(), operands);
   }
 
+  /**
+   * Whether a call on a time of day gives the same answer on its milliseconds as on all of its
+   * digits: extracting a field no finer than a millisecond, or rounding down to one.
+   */
+  private static boolean exactInMillis(RexCall call) {
+    switch (call.getKind()) {
+      case EXTRACT:
+        {
+          Object unit = ((RexLiteral) call.getOperands().get(0)).getValue();
+          return unit != TimeUnitRange.MICROSECOND && unit != TimeUnitRange.NANOSECOND;
+        }
+      case FLOOR:
+        return call.getOperands().size() == 2;
+      default:
+        return false;
+    }
+  }
+
   /** A Calc: its program expanded, aligned and rebuilt. */
   private RelNode alignCalc(Calc calc) {
     RexProgram program = calc.getProgram();
     List<RexNode> projects = new ArrayList<>();
     boolean changed = false;
+    List<RelDataTypeField> outputs = program.getOutputRowType().getFieldList();
     for (RexLocalRef ref : program.getProjectList()) {
       RexNode expanded = program.expandLocalRef(ref);
       RexNode aligned = expanded.accept(this);
+      // Calcite drops a cast that only changes a datetime's precision (TIME(0) into a TIME(6)
+      // column of a UNION): the value must still be in the unit of the output.
+      RelDataType output = outputs.get(projects.size()).getType();
+      long from = unit(aligned.getType());
+      long to = unit(output);
+      if (from != 0 && to != 0 && from != to && (isFine(output) || isFine(aligned.getType()))) {
+        aligned = rescale(aligned, from, to, output);
+      }
       projects.add(aligned);
       changed |= aligned != expanded;
     }
@@ -427,6 +578,52 @@ final class TemporalAligner extends RexShuttle {
         RexProgram.create(
             program.getInputRowType(), projects, condition, program.getOutputRowType(), rex);
     return calc.copy(calc.getTraitSet(), calc.getInput(), aligned);
+  }
+
+  /**
+   * UNION and friends: Calcite lets an input with a coarser datetime (a TIME(0) literal) feed a
+   * fine output column unchanged; such an input gets a Calc moving it to the output's unit.
+   */
+  private RelNode alignSetOp(RelNode setOp) {
+    List<RelDataTypeField> outputs = setOp.getRowType().getFieldList();
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : setOp.getInputs()) {
+      List<RelDataTypeField> fields = input.getRowType().getFieldList();
+      List<RexNode> projects = new ArrayList<>();
+      boolean rescaled = false;
+      for (int i = 0; i < fields.size(); i++) {
+        RelDataType type = fields.get(i).getType();
+        RelDataType output = outputs.get(i).getType();
+        RexNode ref = rex.makeInputRef(type, i);
+        long from = unit(type);
+        long to = unit(output);
+        if (from != 0 && to != 0 && from != to && (isFine(type) || isFine(output))) {
+          ref =
+              rescale(
+                  ref,
+                  from,
+                  to,
+                  types.createTypeWithNullability(output, type.isNullable()));
+          rescaled = true;
+        }
+        projects.add(ref);
+      }
+      if (rescaled) {
+        RelDataTypeFactory.Builder rowType = types.builder();
+        for (int i = 0; i < fields.size(); i++) {
+          rowType.add(fields.get(i).getName(), projects.get(i).getType());
+        }
+        RexProgram program =
+            RexProgram.create(input.getRowType(), projects, null, rowType.build(), rex);
+        RelNode source = FineTimeRows.hasFineTime(input.getRowType()) ? new FineTimeRows(input) : input;
+        inputs.add(EnumerableCalc.create(source, program));
+        changed = true;
+      } else {
+        inputs.add(input);
+      }
+    }
+    return changed ? setOp.copy(setOp.getTraitSet(), inputs) : setOp;
   }
 
   /**
@@ -456,7 +653,7 @@ final class TemporalAligner extends RexShuttle {
           if (literal.isNull()) {
             row.add((RexLiteral) rex.makeNullLiteral(bigint(true)));
           } else {
-            long v = TemporalValues.inUnit(literal.getValueAs(TimestampString.class), type.getPrecision());
+            long v = units(literal, type);
             row.add((RexLiteral) rex.makeLiteral(BigDecimal.valueOf(v), bigint(type.isNullable()), false));
           }
         } else {

@@ -7,8 +7,8 @@ import org.apache.calcite.linq4j.function.Strict;
 
 /**
  * Runtime helpers that generated code calls where Calcite's own functions would work in
- * milliseconds: floor division for rescaling timestamps, and exact parsing and formatting of
- * timestamps with sub-millisecond digits. NULL in, NULL out.
+ * milliseconds: floor division and modulo for rescaling timestamps and times, and exact parsing
+ * and formatting of timestamps and times with sub-millisecond digits. NULL in, NULL out.
  */
 @Strict
 public final class TemporalFunctions {
@@ -17,6 +17,25 @@ public final class TemporalFunctions {
   /** Floor division, so that timestamps before 1970 round towards the past. */
   public static long floorDiv(long value, long divisor) {
     return Math.floorDiv(value, divisor);
+  }
+
+  /** Floor modulo, so that a time of day stays within the day. */
+  public static long floorMod(long value, long divisor) {
+    return Math.floorMod(value, divisor);
+  }
+
+  /** Parses time text ({@code HH:mm[:ss[.f...]]}) into the unit of a precision. */
+  public static long parseTime(String text, int precision) {
+    try {
+      return TemporalValues.fromLocalTime(TemporalValues.parseTime(text), precision);
+    } catch (DateTimeParseException e) {
+      throw FloeError.INVALID_DATETIME.error(e, "'" + text + "'", "not a TIME");
+    }
+  }
+
+  /** Formats a time of day held in the unit of a precision. */
+  public static String formatTime(long value, int precision) {
+    return TemporalValues.formatTime(value, precision);
   }
 
   /** Parses timestamp text into the unit of a precision. */

@@ -6,17 +6,26 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
 /**
  * Exact conversions between SQL datetime text and the numbers Floe's runtime holds: days since
- * 1970-01-01, and microseconds (nanoseconds for precision above 6) since 1970-01-01T00:00, all in
- * the proleptic Gregorian calendar, as Iceberg stores them.
+ * 1970-01-01, microseconds (nanoseconds for precision above 6) since 1970-01-01T00:00, all in the
+ * proleptic Gregorian calendar, and times of day in the unit of their precision (milliseconds up
+ * to 3, microseconds up to 6, nanoseconds above), as Iceberg stores them.
  */
 public final class TemporalValues {
   private static final DateTimeFormatter SQL_TIMESTAMP =
       new DateTimeFormatterBuilder()
           .appendPattern("uuuu-MM-dd HH:mm:ss")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .optionalEnd()
+          .toFormatter();
+  private static final DateTimeFormatter SQL_TIME =
+      new DateTimeFormatterBuilder()
+          .appendPattern("HH:mm:ss")
           .optionalStart()
           .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
           .optionalEnd()
@@ -89,6 +98,37 @@ public final class TemporalValues {
   /** Milliseconds of the day as a LocalTime. */
   public static LocalTime toLocalTime(int millisOfDay) {
     return LocalTime.ofNanoOfDay(millisOfDay * 1_000_000L);
+  }
+
+  /** A time of day held in the unit of a precision, as a LocalTime. */
+  public static LocalTime toLocalTime(long value, int precision) {
+    return LocalTime.ofNanoOfDay(
+        Math.multiplyExact(value, 1_000_000_000L / unitsPerSecond(precision)));
+  }
+
+  /** A LocalTime in the unit of a precision (digits beyond it are cut, as in a cast). */
+  public static long fromLocalTime(LocalTime value, int precision) {
+    return value.toNanoOfDay() / (1_000_000_000L / unitsPerSecond(precision));
+  }
+
+  /** A time literal in the unit of a precision. */
+  public static long timeInUnit(TimeString time, int precision) {
+    return fromLocalTime(parseTime(time.toString()), precision);
+  }
+
+  /** Parses {@code HH:mm[:ss[.fffffffff]]}. */
+  public static LocalTime parseTime(String text) {
+    return LocalTime.parse(text.trim(), DateTimeFormatter.ISO_LOCAL_TIME);
+  }
+
+  /** Formats a time of day as SQL text: {@code HH:mm:ss}, then the fraction's digits, if any. */
+  public static String formatTime(LocalTime value) {
+    return SQL_TIME.format(value);
+  }
+
+  /** Formats a time of day held in the unit of a precision as SQL text. */
+  public static String formatTime(long value, int precision) {
+    return formatTime(toLocalTime(value, precision));
   }
 
   /** Formats a timestamp held in the unit of a precision as SQL text. */

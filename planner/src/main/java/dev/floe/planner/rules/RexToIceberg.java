@@ -15,6 +15,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
@@ -320,6 +321,19 @@ public final class RexToIceberg {
           }
           DateString date = literal.getValueAs(DateString.class);
           return date == null ? null : date.getDaysSinceEpoch();
+        }
+      case TIME:
+        {
+          if (sqlType != SqlTypeName.TIME) {
+            return null;
+          }
+          TimeString time = literal.getValueAs(TimeString.class);
+          if (time == null) {
+            return null;
+          }
+          long nanos = TemporalValues.fromLocalTime(TemporalValues.parseTime(time.toString()), 9);
+          // Iceberg's time is microseconds of the day; a finer literal is compared above the scan.
+          return nanos % 1_000L == 0 ? (Object) (nanos / 1_000L) : null;
         }
       case TIMESTAMP:
       case TIMESTAMP_NANO:

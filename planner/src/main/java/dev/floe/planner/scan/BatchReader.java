@@ -38,7 +38,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * opens the file, projects columns by field id, skips row groups by statistics, dictionaries and
  * bloom filters, and honours the task's split.
  *
- * <p>Handles booleans, ints, longs, floats, doubles, dates, timestamps and strings, with Iceberg's
+ * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with Iceberg's
  * promotions (int to long, float to double) and columns missing from older files; any other
  * column is {@link Unsupported} and the task is read row by row instead.
  */
@@ -179,6 +179,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
         case FLOAT:
         case DOUBLE:
         case DATE:
+        case TIME:
         case TIMESTAMP:
         case TIMESTAMP_NANO:
         case STRING:
@@ -210,6 +211,12 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           break;
         case INT64:
           if (type.typeId() == Type.TypeID.LONG) {
+            return LONG;
+          }
+          if (type.typeId() == Type.TypeID.TIME
+              && logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation
+              && ((LogicalTypeAnnotation.TimeLogicalTypeAnnotation) logical).getUnit()
+                  == LogicalTypeAnnotation.TimeUnit.MICROS) {
             return LONG;
           }
           if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) {

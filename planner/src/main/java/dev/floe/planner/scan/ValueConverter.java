@@ -13,8 +13,10 @@ import org.apache.iceberg.types.Types;
 /**
  * Turns values in Iceberg's internal representation (int days, long micros, ByteBuffer, nested
  * StructLike) into the values Calcite's runtime holds for the column's SQL type: dates stay int
- * days and timestamps stay long micros (nanos for v3 nanosecond columns) all the way to the JDBC
- * getter; nothing builds a {@code java.sql} or {@code java.time} object per row.
+ * days, times stay long micros of the day (a TIME(6) is a {@code long} at run time, see {@link
+ * dev.floe.planner.schema.LakeJavaTypeFactory}) and timestamps stay long micros (nanos for v3
+ * nanosecond columns) all the way to the JDBC getter; nothing builds a {@code java.sql} or {@code
+ * java.time} object per row.
  */
 @FunctionalInterface
 public interface ValueConverter {
@@ -27,9 +29,6 @@ public interface ValueConverter {
   /** The converter for an Iceberg type, from internal form to Calcite's runtime form. */
   static ValueConverter toCalcite(Type type) {
     switch (type.typeId()) {
-      case TIME:
-        // Calcite's runtime keeps TIME as int milliseconds of the day.
-        return value -> (int) Math.floorDiv((Long) value, 1000L);
       case FIXED:
       case BINARY:
         return value -> {
@@ -93,6 +92,7 @@ public interface ValueConverter {
       case DOUBLE:
       case DECIMAL:
       case DATE:
+      case TIME:
       case TIMESTAMP:
       case TIMESTAMP_NANO:
       case UUID:

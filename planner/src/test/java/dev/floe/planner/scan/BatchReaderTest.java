@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -58,7 +59,8 @@ class BatchReaderTest {
           Types.NestedField.optional(6, "s", Types.StringType.get()),
           Types.NestedField.optional(7, "dt", Types.DateType.get()),
           Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
-          Types.NestedField.optional(9, "tz", Types.TimestampType.withZone()));
+          Types.NestedField.optional(9, "tz", Types.TimestampType.withZone()),
+          Types.NestedField.optional(10, "t", Types.TimeType.get()));
 
   @ParameterizedTest(name = "pages {0}, dictionary bytes {1}, filtered {2}")
   @CsvSource({
@@ -159,6 +161,7 @@ class BatchReaderTest {
         i % 31 == 0
             ? null
             : OffsetDateTime.of(2024, 2, 29, 23, 59, 59, 123_456_000, ZoneOffset.UTC).plusSeconds(i * 37L));
+    r.setField("t", i % 37 == 0 ? null : LocalTime.ofNanoOfDay((i * 14_400_000_001L) % 86_400_000_000L * 1000));
     return r;
   }
 
@@ -177,6 +180,8 @@ class BatchReaderTest {
     values.add(ts == null ? null : micros(ts));
     OffsetDateTime tz = (OffsetDateTime) r.getField("tz");
     values.add(tz == null ? null : micros(tz.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
+    LocalTime time = (LocalTime) r.getField("t");
+    values.add(time == null ? null : time.toNanoOfDay() / 1000);
     return values;
   }
 
