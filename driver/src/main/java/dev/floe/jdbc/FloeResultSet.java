@@ -257,7 +257,17 @@ final class FloeResultSet extends ForwardingResultSet {
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
     } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      throw Errors.toSql(e);
+      SQLException failure = Errors.toSql(e);
+      if (FloeError.CANCELLED.sqlState().equals(failure.getSQLState())) {
+        // A cancelled or timed-out scan stops here: close it now, so its workers end and its
+        // files are closed without waiting for the caller to close the result set.
+        try {
+          close();
+        } catch (SQLException suppressed) {
+          failure.addSuppressed(suppressed);
+        }
+      }
+      throw failure;
     }
   }
 
