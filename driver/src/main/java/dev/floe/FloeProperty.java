@@ -31,7 +31,7 @@ public enum FloeProperty {
       "scanThreads",
       "",
       false,
-      "How many data files one query reads at once. Default: the number of available processors."),
+      "How many data files (or row-group ranges of large files) one query reads at once. Default: the number of available processors."),
   /** S3 endpoint. */
   S3_ENDPOINT("s3.endpoint", "", false, "S3 endpoint URL, for S3-compatible stores."),
   /** S3 path-style addressing. */

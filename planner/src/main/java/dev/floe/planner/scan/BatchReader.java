@@ -32,7 +32,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Decodes the flat columns of a Parquet file a batch at a time, page by page, straight into the
- * values Calcite's runtime holds: a dictionary is decoded (and its values boxed) once per column
+ * values Calcite's runtime holds: each dictionary entry is decoded (and boxed) once per column
  * chunk, so dictionary-encoded columns cost one array lookup per value; plain-encoded numbers are
  * read straight from the page buffer. Iceberg's reader drives it ({@link VectorizedReader}): it
  * opens the file, projects columns by field id, skips row groups by statistics, dictionaries and
@@ -300,10 +300,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
+        // Converted on first use: a LIMIT that reads a few rows decodes few entries.
         dictionary = new Object[parquetDictionary.getMaxId() + 1];
-        for (int id = 0; id < dictionary.length; id++) {
-          dictionary[id] = fromDictionary(parquetDictionary, id);
-        }
       }
     }
 
@@ -371,7 +369,13 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
 
     private Object value() {
       if (dictionaryPage) {
-        return dictionary[valuesReader.readValueDictionaryId()];
+        int id = valuesReader.readValueDictionaryId();
+        Object value = dictionary[id];
+        if (value == null) {
+          value = fromDictionary(parquetDictionary, id);
+          dictionary[id] = value;
+        }
+        return value;
       }
       if (plain != null) {
         switch (decoding) {
