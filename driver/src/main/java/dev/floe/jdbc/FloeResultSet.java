@@ -432,9 +432,20 @@ final class FloeResultSet extends ForwardingResultSet {
   /** {@inheritDoc} */
   @Override
   public Timestamp getTimestamp(int column) throws SQLException {
-    if (kind(column) == Kind.TIMESTAMP_LTZ) {
+    Kind kind = kind(column);
+    if (kind == Kind.TIMESTAMP_LTZ) {
       Instant value = instant(column);
       return value == null ? null : Timestamp.from(value);
+    }
+    if (kind == Kind.TIMESTAMP) {
+      long raw = longAt(column);
+      if (lastWasNull()) {
+        return null;
+      }
+      long perSecond = TemporalValues.unitsPerSecond(precisions[column]);
+      long nanosPerUnit = 1_000_000_000L / perSecond;
+      return temporals.timestamp(
+          Math.floorDiv(raw, perSecond), (int) (Math.floorMod(raw, perSecond) * nanosPerUnit));
     }
     LocalDateTime value = wallClock(column);
     return value == null ? null : temporals.timestamp(value);
@@ -453,6 +464,10 @@ final class FloeResultSet extends ForwardingResultSet {
   /** {@inheritDoc} */
   @Override
   public Date getDate(int column) throws SQLException {
+    if (kind(column) == Kind.DATE) {
+      int days = intAt(column);
+      return lastWasNull() ? null : temporals.date(days);
+    }
     LocalDate value = localDate(column);
     return value == null ? null : temporals.date(value);
   }

@@ -40,21 +40,32 @@ final class JdbcTemporals {
 
   /** As {@code Date.valueOf(date)}. */
   Date date(LocalDate date) {
-    long day = date.toEpochDay();
+    return date(date.toEpochDay());
+  }
+
+  /** As {@code Date.valueOf(LocalDate.ofEpochDay(day))}. */
+  Date date(long day) {
     if (!fixedOffset || day < FIRST_GREGORIAN_DAY) {
-      return Date.valueOf(date);
+      return Date.valueOf(LocalDate.ofEpochDay(day));
     }
     return new Date((day * SECONDS_PER_DAY - offsetSeconds) * 1000L);
   }
 
   /** As {@code Timestamp.valueOf(value)}. */
   Timestamp timestamp(LocalDateTime value) {
-    long seconds = value.toEpochSecond(ZoneOffset.UTC);
+    return timestamp(value.toEpochSecond(ZoneOffset.UTC), value.getNano());
+  }
+
+  /**
+   * As {@code Timestamp.valueOf} of the wall-clock time {@code seconds} (as if the epoch were
+   * local midnight) plus {@code nanos}.
+   */
+  Timestamp timestamp(long seconds, int nanos) {
     if (!fixedOffset || Math.floorDiv(seconds, SECONDS_PER_DAY) < FIRST_GREGORIAN_DAY) {
-      return Timestamp.valueOf(value);
+      return Timestamp.valueOf(LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC));
     }
     Timestamp timestamp = new Timestamp((seconds - offsetSeconds) * 1000L);
-    timestamp.setNanos(value.getNano());
+    timestamp.setNanos(nanos);
     return timestamp;
   }
 }

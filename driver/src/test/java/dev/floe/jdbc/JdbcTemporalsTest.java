@@ -6,6 +6,7 @@ import java.sql.Date;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.TimeZone;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +47,7 @@ class JdbcTemporalsTest {
       Date quick = temporals.date(date);
       assertThat(quick.getTime()).as(date.toString()).isEqualTo(Date.valueOf(date).getTime());
       assertThat(quick.toLocalDate()).isEqualTo(date);
+      assertThat(temporals.date(date.toEpochDay())).isEqualTo(quick);
       for (LocalDateTime time :
           new LocalDateTime[] {
             date.atStartOfDay(),
@@ -55,6 +57,8 @@ class JdbcTemporalsTest {
         Timestamp expected = Timestamp.valueOf(time);
         Timestamp actual = temporals.timestamp(time);
         assertThat(actual).as(time.toString()).isEqualTo(expected);
+        assertThat(temporals.timestamp(time.toEpochSecond(ZoneOffset.UTC), time.getNano()))
+            .isEqualTo(expected);
         assertThat(actual.getTime()).isEqualTo(expected.getTime());
         assertThat(actual.getNanos()).isEqualTo(time.getNano());
       }

@@ -212,7 +212,8 @@ public class LakePrepare extends CalcitePrepareImpl {
                       CoreRules.PROJECT_REMOVE,
                       LakeRules.FILTER_SCAN,
                       LakeRules.PROJECT_SCAN,
-                      LakeRules.LIMIT_SCAN))
+                      LakeRules.LIMIT_SCAN,
+                      LakeRules.COUNT_SCAN))
               .build();
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);

@@ -150,7 +150,8 @@ public final class LakeTableScan extends TableScan {
         .item("columns", names)
         .itemIf("filter", spec.filter(), spec.filtered())
         .itemIf("limit", spec.limit(), spec.limit() >= 0)
-        .itemIf("rowIds", true, spec.rowIds());
+        .itemIf("rowIds", true, spec.rowIds())
+        .itemIf("countOnly", true, spec.countOnly());
   }
 
   @Override

@@ -17,10 +17,13 @@ public final class LakeRules {
   /** Stops the scan after the rows a LIMIT directly above it needs. */
   public static final LakeLimitScanRule LIMIT_SCAN = LakeLimitScanRule.DEFAULT;
 
+  /** Lets a scan under a plain {@code COUNT(*)} count files from their metadata. */
+  public static final LakeCountScanRule COUNT_SCAN = LakeCountScanRule.DEFAULT;
+
   /** Turns a logical table modification into its Enumerable implementation. */
   public static final RelOptRule MODIFY = LakeTableModify.ENUMERABLE_RULE;
 
   /** Every rule, in an immutable list. */
   public static final List<RelOptRule> RULES =
-      List.of(FILTER_SCAN, PROJECT_SCAN, LIMIT_SCAN, MODIFY);
+      List.of(FILTER_SCAN, PROJECT_SCAN, LIMIT_SCAN, COUNT_SCAN, MODIFY);
 }

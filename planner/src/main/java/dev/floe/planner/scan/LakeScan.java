@@ -76,7 +76,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             TableProperties.SPLIT_SIZE_DEFAULT);
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
+      if (spec.countOnly()) {
+        planned.forEach(tasks::add); // whole files, which can be counted from their metadata
+      } else {
+        planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
+      }
     } catch (IOException e) {
       throw FloeError.IO.error(e, pinned.name(), e.getMessage());
     } catch (RuntimeException e) {
@@ -87,7 +91,13 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             .thenComparingLong(FileScanTask::start));
     TaskReader reader =
         new TaskReader(
-            table.io(), table.schema(), spec.columns(), spec.rowIds(), new StatementDeleteCache());
+            table.io(),
+            table.schema(),
+            spec.columns(),
+            spec.rowIds(),
+            new StatementDeleteCache(),
+            true,
+            spec.countOnly());
     CancelCheck cancel = new CancelCheck(root);
     int workers = Math.min(spec.session().scanParallelism(), tasks.size());
     if (workers <= 1) {

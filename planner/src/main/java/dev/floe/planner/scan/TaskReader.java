@@ -35,6 +35,7 @@ final class TaskReader {
   private final boolean rowIds;
   private final StatementDeleteCache deleteCache;
   private final boolean batches;
+  private final boolean countOnly;
 
   TaskReader(
       FileIO io,
@@ -42,18 +43,24 @@ final class TaskReader {
       List<Integer> columns,
       boolean rowIds,
       StatementDeleteCache deleteCache) {
-    this(io, tableSchema, columns, rowIds, deleteCache, true);
+    this(io, tableSchema, columns, rowIds, deleteCache, true, false);
   }
 
-  /** As above; {@code batches} false reads every task row by row (tests compare the two). */
+  /**
+   * As above; {@code batches} false reads every task row by row (tests compare the two), and
+   * {@code countOnly} true counts a file that needs no reading from its metadata: its rows carry
+   * NULLs, for a scan whose rows are only counted.
+   */
   TaskReader(
       FileIO io,
       Schema tableSchema,
       List<Integer> columns,
       boolean rowIds,
       StatementDeleteCache deleteCache,
-      boolean batches) {
+      boolean batches,
+      boolean countOnly) {
     this.batches = batches;
+    this.countOnly = countOnly;
     this.io = io;
     this.tableSchema = tableSchema;
     this.rowIds = rowIds;
@@ -84,6 +91,9 @@ final class TaskReader {
           "Cannot read " + task.file().location() + ": only Parquet data files are supported");
     }
     Expression residual = task.residual();
+    if (countOnly && countable(task)) {
+      return counted(task.file().recordCount());
+    }
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes =
         new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
@@ -132,6 +142,65 @@ final class TaskReader {
           }
           return out;
         });
+  }
+
+  /** Whether the manifest's record count is the task's row count: a whole file, every row. */
+  private static boolean countable(FileScanTask task) {
+    return task.deletes().isEmpty()
+        && isTrue(task.residual())
+        && task.start() == 0
+        && task.length() == task.file().fileSizeInBytes();
+  }
+
+  /**
+   * {@code rows} rows, all one row of placeholders: a count-only scan never looks at values, but
+   * Calcite's generated code still unboxes those of NOT NULL columns, so numbers get a zero.
+   */
+  private CloseableIterable<Object[]> counted(long rows) {
+    Object[] empty = new Object[outputFieldIds.length];
+    for (int i = 0; i < empty.length; i++) {
+      empty[i] = placeholder(tableSchema.findType(outputFieldIds[i]));
+    }
+    return CloseableIterable.withNoopClose(
+        () ->
+            new java.util.Iterator<Object[]>() {
+              private long left = rows;
+
+              @Override
+              public boolean hasNext() {
+                return left > 0;
+              }
+
+              @Override
+              public Object[] next() {
+                if (left <= 0) {
+                  throw new java.util.NoSuchElementException();
+                }
+                left--;
+                return empty;
+              }
+            });
+  }
+
+  private static Object placeholder(org.apache.iceberg.types.Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return Boolean.FALSE;
+      case INTEGER:
+      case DATE:
+        return 0;
+      case LONG:
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        return 0L;
+      case FLOAT:
+        return 0f;
+      case DOUBLE:
+        return 0d;
+      default:
+        return null;
+    }
   }
 
   private static boolean isTrue(Expression residual) {

@@ -124,7 +124,7 @@ class BatchReaderTest {
       throws IOException {
     TaskReader reader =
         new TaskReader(
-            table.io(), table.schema(), columns, false, new StatementDeleteCache(), batches);
+            table.io(), table.schema(), columns, false, new StatementDeleteCache(), batches, false);
     List<List<Object>> rows = new ArrayList<>();
     for (FileScanTask task : tasks) {
       try (CloseableIterable<Object[]> opened = reader.open(task)) {
