@@ -40,7 +40,7 @@ import org.apache.parquet.schema.PrimitiveType;
  *
  * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with Iceberg's
  * promotions (int to long, float to double) and columns missing from older files; any other
- * column is {@link Unsupported} and the task is read row by row instead.
+ * column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
  */
 final class BatchReader implements VectorizedReader<ColumnBatch> {
   /** Rows per batch: enough to amortize the per-batch work, few enough to stay in cache. */
@@ -54,13 +54,34 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   }
 
   /**
+   * A reader for a file with a column this class cannot decode: it reads nothing, and the caller,
+   * seeing {@link #decodes()} false, closes the file and reads it row by row. (Failing inside
+   * Iceberg's file opening instead would leave the file open.)
+   */
+  private static final BatchReader UNSUPPORTED = new BatchReader(null);
+
+  /**
    * A reader of {@code readSchema}'s columns from a file whose Parquet schema (with field ids) is
    * {@code fileSchema}; identity-partition values and others that are constant for the task come
    * from {@code constants}, in Iceberg's internal form.
    *
-   * @throws Unsupported if a column cannot be decoded here
+   * <p>Where a column cannot be decoded here, the reader {@link #decodes() decodes} nothing.
    */
   static BatchReader create(Schema readSchema, MessageType fileSchema, Map<Integer, ?> constants) {
+    try {
+      return columns(readSchema, fileSchema, constants);
+    } catch (Unsupported e) {
+      return UNSUPPORTED;
+    }
+  }
+
+  /** Whether this reader decodes the file; false: read it row by row. */
+  boolean decodes() {
+    return columns != null;
+  }
+
+  private static BatchReader columns(
+      Schema readSchema, MessageType fileSchema, Map<Integer, ?> constants) {
     List<Types.NestedField> fields = readSchema.columns();
     Column[] columns = new Column[fields.size()];
     for (int i = 0; i < columns.length; i++) {
@@ -126,6 +147,9 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   @Override
   public void setRowGroupInfo(
       PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
+    if (!decodes()) {
+      return;
+    }
     this.nextPosition =
         pages
             .getRowIndexOffset()
@@ -137,6 +161,9 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
 
   @Override
   public ColumnBatch read(ColumnBatch reuse, int rows) {
+    if (!decodes()) {
+      throw new IllegalStateException("Cannot decode this file in batches");
+    }
     Object[][] values = new Object[columns.length][];
     for (int c = 0; c < columns.length; c++) {
       values[c] = new Object[rows];
@@ -150,8 +177,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   @Override
   public void close() {}
 
-  /** Thrown while a file is opened when one of its columns cannot be decoded here. */
-  static final class Unsupported extends RuntimeException {
+  /** Thrown while the columns are set up when one of them cannot be decoded here. */
+  private static final class Unsupported extends RuntimeException {
     Unsupported() {
       super("column not supported by the batch reader", null, false, false);
     }

@@ -236,6 +236,7 @@ final class TaskReader {
 
     @Override
     public CloseableIterator<Object[]> iterator() {
+      BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
           Parquet.read(io.newInputFile(task.file().location()))
               .project(requested)
@@ -244,13 +245,19 @@ final class TaskReader {
               .caseSensitive(true)
               .recordsPerBatch(BatchReader.BATCH_ROWS)
               .createBatchedReaderFunc(
-                  fileSchema -> BatchReader.create(requested, fileSchema, constants))
+                  fileSchema -> {
+                    created[0] = BatchReader.create(requested, fileSchema, constants);
+                    return created[0];
+                  })
               .build();
       opened.add(batches);
-      CloseableIterator<ColumnBatch> iterator;
-      try {
-        iterator = batches.iterator();
-      } catch (BatchReader.Unsupported e) {
+      CloseableIterator<ColumnBatch> iterator = batches.iterator();
+      if (created[0] != null && !created[0].decodes()) {
+        try {
+          iterator.close();
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
         rowByRow = true;
         CloseableIterable<Object[]> fallback = rowByRow(task, residual, deletes, constants);
         opened.add(fallback);

@@ -37,6 +37,10 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -117,6 +121,37 @@ class BatchReaderTest {
     List<List<Object>> rowByRow = read(table, tasks, columns, false);
     assertThat(batched).hasSize(expected.size()).isEqualTo(expected);
     assertThat(rowByRow).isEqualTo(expected);
+  }
+
+  @Test
+  void aColumnStoredInAFormTheBatchReaderDoesNotDecodeIsLeftToTheRowReader() {
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()));
+    MessageType int96 =
+        org.apache.parquet.schema.Types.buildMessage()
+            .required(PrimitiveType.PrimitiveTypeName.INT64)
+            .id(1)
+            .named("id")
+            .optional(PrimitiveType.PrimitiveTypeName.INT96)
+            .id(8)
+            .named("ts")
+            .named("table");
+    MessageType micros =
+        org.apache.parquet.schema.Types.buildMessage()
+            .required(PrimitiveType.PrimitiveTypeName.INT64)
+            .id(1)
+            .named("id")
+            .optional(PrimitiveType.PrimitiveTypeName.INT64)
+            .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS))
+            .id(8)
+            .named("ts")
+            .named("table");
+    assertThat(BatchReader.create(schema, int96, Map.of()).decodes()).isFalse();
+    assertThat(BatchReader.create(schema, micros, Map.of()).decodes()).isTrue();
+    assertThat(BatchReader.canRead(new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)))))
+        .isFalse();
   }
 
   private static List<List<Object>> read(
