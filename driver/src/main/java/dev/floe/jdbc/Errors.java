@@ -78,6 +78,18 @@ final class Errors {
     if (failure instanceof SQLException && isOurs((SQLException) failure)) {
       return (SQLException) failure;
     }
+    if (compilerSays(failure, "grows beyond 64 KB")) {
+      // Calcite compiles each statement to one Java method, and the JVM caps a method at 64 KB:
+      // an INSERT of a few thousand literal rows does not fit.
+      String sql = statement(failure);
+      return create(
+          FloeError.NOT_SUPPORTED.sqlState(),
+          FloeError.NOT_SUPPORTED.format(
+              "a statement this large: its compiled form is over the JVM's 64 KB limit for a"
+                  + " method; split it, or insert the rows through a PreparedStatement batch"
+                  + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
+          failure);
+    }
     Throwable parse = findByName(failure, "org.apache.calcite.sql.parser.SqlParseException");
     if (parse != null) {
       return create(
@@ -271,6 +283,21 @@ final class Errors {
       }
     }
     return null;
+  }
+
+  /** Whether Janino, which compiles Calcite's generated code, failed saying {@code text}. */
+  private static boolean compilerSays(Throwable t, String text) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getClass().getName().startsWith("org.codehaus.")
+          && c.getMessage() != null
+          && c.getMessage().contains(text)) {
+        return true;
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return false;
   }
 
   private static Throwable findByName(Throwable t, String className) {

@@ -54,6 +54,15 @@ class BadInputTest extends LakeFixture {
   }
 
   @Test
+  void anInsertTooLargeToCompileIsRefusedAndAdvisesABatch() throws Exception {
+    StringBuilder sql = new StringBuilder("INSERT INTO t (id, name) VALUES ");
+    for (int i = 0; i < 6000; i++) {
+      sql.append(i == 0 ? "" : ", ").append("(").append(i + 10).append(", 'row ").append(i).append("')");
+    }
+    assertState(() -> update(c, sql.toString()), "0A000", "PreparedStatement batch");
+  }
+
+  @Test
   void badSqlIsASyntaxError() throws Exception {
     assertState(() -> rows(c, "SELEC 1"), "42000", "SELEC");
     assertState(() -> execute(c, "CREATE TABLE x (a NOSUCHTYPE)"), "42000", "NOSUCHTYPE");
