@@ -319,8 +319,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       }
       while (true) {
         if (batch != null && index < batch.size) {
-          current = batch.rows[index];
-          batch.rows[index++] = null;
+          // Read only: a write here would pull the worker's cache line over for every row. The
+          // whole batch is let go once its last row is taken.
+          current = batch.rows[index++];
           emitted++;
           return true;
         }
