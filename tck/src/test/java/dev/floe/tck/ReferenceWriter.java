@@ -63,6 +63,15 @@ final class ReferenceWriter {
     return TABLES.create(schema, spec, properties, location(folder));
   }
 
+  /**
+   * Creates a table at a location spelled exactly as given (a plain path, or a {@code file:} URI),
+   * which is how Iceberg then spells its metadata, manifest and data file locations.
+   */
+  static Table createAt(
+      String location, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+    return TABLES.create(schema, spec, properties, location);
+  }
+
   /** Loads the table in a folder as Iceberg's own file-system tables see it. */
   static Table load(Path folder) {
     return TABLES.load(location(folder));
