@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
@@ -60,6 +61,15 @@ final class ReferenceWriter {
   static Table create(
       Path folder, Schema schema, PartitionSpec spec, Map<String, String> properties) {
     return TABLES.create(schema, spec, properties, location(folder));
+  }
+
+  /**
+   * Creates a table at a location spelled exactly as given (a plain path, or a {@code file:} URI),
+   * which is how Iceberg then spells its metadata, manifest and data file locations.
+   */
+  static Table createAt(
+      String location, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+    return TABLES.create(schema, spec, properties, location);
   }
 
   /** Loads the table in a folder as Iceberg's own file-system tables see it. */
@@ -175,6 +185,36 @@ final class ReferenceWriter {
           for (long position : positions) {
             PositionDelete<Record> delete = PositionDelete.create();
             w.write(delete.set(data.location(), position));
+          }
+        });
+    DeleteFile file = writer.toDeleteFile();
+    table.newRowDelta().addDeletes(file).commit();
+    return file;
+  }
+
+  /**
+   * Writes one position-delete file (format v2, unpartitioned) naming each data file exactly as the
+   * keys of {@code deletes} spell it, in path and position order as the spec asks, and commits it.
+   */
+  static DeleteFile positionDeletes(Table table, Map<String, List<Long>> deletes) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table).deleteFileFormat(FileFormat.PARQUET).build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 5, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .suffix("pos-deletes")
+            .build();
+    PartitionSpec spec = table.spec();
+    PositionDeleteWriter<Record> writer =
+        factory.newPositionDeleteWriter(files.newOutputFile(spec, null), spec, null);
+    closing(
+        writer,
+        w -> {
+          for (Map.Entry<String, List<Long>> entry : new TreeMap<>(deletes).entrySet()) {
+            for (long position : entry.getValue().stream().sorted().toList()) {
+              PositionDelete<Record> delete = PositionDelete.create();
+              w.write(delete.set(entry.getKey(), position));
+            }
           }
         });
     DeleteFile file = writer.toDeleteFile();

@@ -353,16 +353,20 @@ public final class RexToIceberg {
             long seconds = instant.getEpochSecond();
             return type.typeId() == Type.TypeID.TIMESTAMP
                 ? (Object) (seconds * 1_000_000L + instant.getNano() / 1_000)
-                : seconds * 1_000_000_000L + instant.getNano();
+                : instant.atOffset(java.time.ZoneOffset.UTC).toString();
           }
           SqlTypeName expected =
               utc ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE : SqlTypeName.TIMESTAMP;
           if (sqlType != expected) {
             return null;
           }
-          return type.typeId() == Type.TypeID.TIMESTAMP
-              ? (Object) TemporalValues.micros(ts)
-              : TemporalValues.nanos(ts);
+          if (type.typeId() == Type.TypeID.TIMESTAMP) {
+            return TemporalValues.micros(ts);
+          }
+          // timestamp_ns literals go to Iceberg as ISO-8601 text, which it binds to nanoseconds:
+          // a long is bound as microseconds and multiplied by 1,000 (wrong rows, or overflow).
+          java.time.LocalDateTime local = TemporalValues.parse(ts.toString());
+          return utc ? local.atOffset(java.time.ZoneOffset.UTC).toString() : local.toString();
         }
       default:
         return null;
