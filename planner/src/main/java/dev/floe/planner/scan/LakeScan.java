@@ -268,23 +268,26 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     }
 
     private void readTask(TaskReader reader, FileScanTask task, BlockingQueue<Batch> queue) {
-      try (CloseableIterable<Object[]> rows = reader.open(task)) {
-        Object[][] buffer = new Object[BATCH][];
-        int size = 0;
-        for (Object[] row : rows) {
-          if (stopped.get()) {
-            return;
+      try {
+        try (CloseableIterable<Object[]> rows = reader.open(task)) {
+          Object[][] buffer = new Object[BATCH][];
+          int size = 0;
+          for (Object[] row : rows) {
+            if (stopped.get()) {
+              return;
+            }
+            buffer[size++] = row;
+            if (size == BATCH) {
+              put(queue, new Batch(buffer, size, null));
+              buffer = new Object[BATCH][];
+              size = 0;
+            }
           }
-          buffer[size++] = row;
-          if (size == BATCH) {
+          if (size > 0) {
             put(queue, new Batch(buffer, size, null));
-            buffer = new Object[BATCH][];
-            size = 0;
           }
         }
-        if (size > 0) {
-          put(queue, new Batch(buffer, size, null));
-        }
+        // Only once the file is closed: a reader that has taken the last row finds no file open.
         put(queue, Batch.END);
       } catch (Throwable e) {
         put(queue, new Batch(null, 0, Failures.translate(e, task.file().location())));
