@@ -73,12 +73,29 @@ public class LakePrepare extends CalcitePrepareImpl {
       ColumnMetaData column = columns.get(i);
       if (column.type instanceof ColumnMetaData.StructType) {
         readableTimes(((ColumnMetaData.StructType) column.type).columns);
+      } else if (column.type instanceof ColumnMetaData.ArrayType) {
+        readableTimes((ColumnMetaData.ArrayType) column.type);
       } else if (column.type.id == java.sql.Types.TIME
           && (column.type.rep == ColumnMetaData.Rep.PRIMITIVE_LONG
               || column.type.rep == ColumnMetaData.Rep.LONG)) {
         // Calcite builds these lists afresh for each statement.
         columns.set(i, column.setRep(ColumnMetaData.Rep.NUMBER));
       }
+    }
+  }
+
+  /** An array type whose elements (at any depth) read a fine TIME as the number it is. */
+  private static void readableTimes(ColumnMetaData.ArrayType array) {
+    ColumnMetaData.AvaticaType component = array.getComponent();
+    if (component instanceof ColumnMetaData.StructType) {
+      readableTimes(((ColumnMetaData.StructType) component).columns);
+    } else if (component instanceof ColumnMetaData.ArrayType) {
+      readableTimes((ColumnMetaData.ArrayType) component);
+    } else if (component.id == java.sql.Types.TIME
+        && (component.rep == ColumnMetaData.Rep.PRIMITIVE_LONG
+            || component.rep == ColumnMetaData.Rep.LONG)) {
+      array.updateComponentType(
+          ColumnMetaData.scalar(component.id, component.name, ColumnMetaData.Rep.NUMBER));
     }
   }
 

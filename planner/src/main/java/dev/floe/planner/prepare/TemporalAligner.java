@@ -341,6 +341,9 @@ final class TemporalAligner extends RexShuttle {
       case IS_NULL:
       case IS_NOT_NULL:
         return call;
+      case ITEM:
+        // arr[i] and m['k'] hand on the element as it is held, already in its type's unit.
+        return call;
       case PLUS:
       case MINUS:
         if (isFine(call.getType()) && isDayTimeIntervalArithmetic(call)) {
