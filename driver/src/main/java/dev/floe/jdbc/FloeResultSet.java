@@ -46,8 +46,14 @@ final class FloeResultSet extends ForwardingResultSet {
     DATE,
     TIME,
     TIMESTAMP,
-    TIMESTAMP_LTZ
+    TIMESTAMP_LTZ,
+    /** A ROW, ARRAY or MAP with a TIME or TIMESTAMP inside, which Avatica would convert wrongly. */
+    NESTED_TEMPORAL
   }
+
+  /** A TIME or TIMESTAMP type in a nested type's name; a field's name is followed by ':'. */
+  private static final java.util.regex.Pattern NESTED_TEMPORAL =
+      java.util.regex.Pattern.compile("\\b(TIME|TIMESTAMP)\\b(?!:)");
 
   private final FloeStatement statement;
   private final ResultSet calcite;
@@ -87,11 +93,19 @@ final class FloeResultSet extends ForwardingResultSet {
         kinds[i] = Kind.TIMESTAMP_LTZ;
       } else if (type == Types.TIMESTAMP) {
         kinds[i] = Kind.TIMESTAMP;
+      } else if ((type == Types.STRUCT || type == Types.ARRAY || type == Types.OTHER)
+          && (holdsTemporal(typeName) || holdsTemporal(getMetaData().getColumnTypeName(i)))) {
+        kinds[i] = Kind.NESTED_TEMPORAL;
       } else {
         kinds[i] = Kind.OTHER;
       }
     }
     this.accessors = RowAccessors.of(calcite, n);
+  }
+
+  /** Whether a nested type's name (Calcite's or Floe's) names a TIME or TIMESTAMP inside it. */
+  private static boolean holdsTemporal(String typeName) {
+    return typeName != null && NESTED_TEMPORAL.matcher(typeName).find();
   }
 
   private Kind kind(int column) throws SQLException {
@@ -128,7 +142,24 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
+  /**
+   * Refuses to read a ROW, ARRAY or MAP value holding a TIME or TIMESTAMP as a whole: Avatica
+   * would build its java.sql.Time and Timestamp attributes from microseconds as if they were
+   * milliseconds. Its fields and elements read exactly one by one ({@code st.ts}, {@code a[1]}).
+   */
+  private void checkNotNestedTemporal(int column) throws SQLException {
+    if (kind(column) == Kind.NESTED_TEMPORAL) {
+      throw Errors.of(
+          FloeError.NOT_SUPPORTED,
+          "reading column "
+              + column
+              + " as a whole: a TIME or TIMESTAMP inside a ROW, ARRAY or MAP would lose digits;"
+              + " select its fields or elements instead (st.ts, a[1], m['k'])");
+    }
+  }
+
   private String stringAt(int column) throws SQLException {
+    checkNotNestedTemporal(column);
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getString(column) : accessor.getString();
@@ -139,6 +170,7 @@ final class FloeResultSet extends ForwardingResultSet {
 
   /** As Avatica's {@code getObject}: the accessor's value converted for the column's JDBC type. */
   private Object objectAt(int column) throws SQLException {
+    checkNotNestedTemporal(column);
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null
@@ -248,6 +280,19 @@ final class FloeResultSet extends ForwardingResultSet {
     } catch (SQLException | RuntimeException e) {
       throw Errors.toSql(e);
     }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Array getArray(int column) throws SQLException {
+    checkNotNestedTemporal(column);
+    return super.getArray(column);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Array getArray(String label) throws SQLException {
+    return getArray(findColumn(label));
   }
 
   /** {@inheritDoc} */

@@ -43,7 +43,7 @@ class ReadConformanceTest {
   }
 
   static Stream<ReferenceTable> referenceTables() {
-    return ReferenceLake.shared().tables().stream();
+    return ReferenceLake.shared().wholeRowTables().stream();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -105,6 +105,7 @@ final class ReferenceLake {
       lake.globalEqualityDelete("eq_delete_global_v" + version, version);
     }
     lake.nested("nested");
+    lake.nestedTimes("nested_times");
     for (Map.Entry<String, String> transform : TRANSFORMS.entrySet()) {
       lake.partitioned("part_" + transform.getKey(), transform.getKey(), transform.getValue());
     }
@@ -124,6 +125,15 @@ final class ReferenceLake {
   /** Every reference table, in the order written. */
   List<ReferenceTable> tables() {
     return List.copyOf(tables.values());
+  }
+
+  /**
+   * The reference tables whose rows read whole with {@code getObject}: all but {@code
+   * nested_times}, whose ROW/ARRAY/MAP values hold times and timestamps and are refused whole
+   * (read field by field in TypeMappingTest).
+   */
+  List<ReferenceTable> wholeRowTables() {
+    return tables().stream().filter(t -> !t.name().equals("nested_times")).toList();
   }
 
   /** A reference table by name. */
@@ -367,6 +377,69 @@ final class ReferenceLake {
             Map.of("k", Integer.MAX_VALUE),
             Map.of(-1, List.of(Long.MIN_VALUE, Long.MAX_VALUE)),
             null));
+    append(table, rows);
+    add(name, folder);
+  }
+
+  static final Types.StructType MOMENTS = moments(102);
+  static final Types.StructType LISTED_MOMENTS = moments(116);
+
+  private static Types.StructType moments(int firstId) {
+    return Types.StructType.of(
+        optional(firstId, "t", Types.TimeType.get()),
+        optional(firstId + 1, "ts", Types.TimestampType.withoutZone()),
+        optional(firstId + 2, "tz", Types.TimestampType.withZone()),
+        optional(firstId + 3, "d", Types.DateType.get()));
+  }
+
+  /** Times, timestamps and dates inside a struct, lists and a map, with microseconds. */
+  static final Schema NESTED_TIMES =
+      new Schema(
+          required(101, "id", Types.IntegerType.get()),
+          optional(106, "st", MOMENTS),
+          optional(107, "tss", Types.ListType.ofOptional(108, Types.TimestampType.withoutZone())),
+          optional(109, "tms", Types.ListType.ofOptional(110, Types.TimeType.get())),
+          optional(
+              111,
+              "m",
+              Types.MapType.ofOptional(
+                  112, 113, Types.StringType.get(), Types.TimestampType.withoutZone())),
+          optional(114, "sts", Types.ListType.ofOptional(115, LISTED_MOMENTS)));
+
+  /** The first timestamp, time and date of each row of {@code nested_times}; see its writer. */
+  static final List<LocalDateTime> NESTED_TIMESTAMPS =
+      List.of(
+          LocalDateTime.parse("2024-01-02T03:04:05.123456"),
+          LocalDateTime.parse("1969-12-31T23:59:59.999999"),
+          LocalDateTime.parse("0001-01-01T00:00:00.000001"));
+
+  private void nestedTimes(String name) {
+    Path folder = root.resolve(name);
+    Table table =
+        ReferenceWriter.create(folder, NESTED_TIMES, PartitionSpec.unpartitioned(), 2);
+    List<Record> rows = new ArrayList<>();
+    for (int id = 0; id < NESTED_TIMESTAMPS.size(); id++) {
+      LocalDateTime ts = NESTED_TIMESTAMPS.get(id);
+      LocalDateTime later = ts.plusNanos(1_001_000L);
+      Record moments =
+          record(MOMENTS, ts.toLocalTime(), ts, ts.atOffset(ZoneOffset.UTC), ts.toLocalDate());
+      rows.add(
+          record(
+              NESTED_TIMES,
+              id,
+              moments,
+              Arrays.asList(ts, null, later),
+              List.of(ts.toLocalTime(), later.toLocalTime()),
+              mapOf("k", ts, "later", later),
+              List.of(
+                  record(
+                      LISTED_MOMENTS,
+                      ts.toLocalTime(),
+                      ts,
+                      ts.atOffset(ZoneOffset.UTC),
+                      ts.toLocalDate()))));
+    }
+    rows.add(record(NESTED_TIMES, 99, record(MOMENTS, null, null, null, null), null, null, null, null));
     append(table, rows);
     add(name, folder);
   }
@@ -683,8 +756,8 @@ final class ReferenceLake {
     return bytes;
   }
 
-  private static Map<String, Integer> mapOf(String k1, Integer v1, String k2, Integer v2) {
-    Map<String, Integer> map = new LinkedHashMap<>();
+  private static <V> Map<String, V> mapOf(String k1, V v1, String k2, V v2) {
+    Map<String, V> map = new LinkedHashMap<>();
     map.put(k1, v1);
     map.put(k2, v2);
     return map;

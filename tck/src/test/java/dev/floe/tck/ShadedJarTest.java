@@ -78,7 +78,7 @@ class ShadedJarTest {
   }
 
   static Stream<ReferenceTable> referenceTables() {
-    return ReferenceLake.shared().tables().stream();
+    return ReferenceLake.shared().wholeRowTables().stream();
   }
 
   @ParameterizedTest(name = "{0}")

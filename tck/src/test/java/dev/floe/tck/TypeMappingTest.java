@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -175,6 +176,115 @@ class TypeMappingTest {
         ResultSet rs = s.executeQuery("SELECT " + expression + " FROM nested n WHERE id = 2")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo(parts[1]);
+    }
+  }
+
+  /** Each row's value of an expression over {@code nested_times}, in id order (id 99: nulls). */
+  private static <T> java.util.List<T> nestedTimes(String expression, Class<T> type)
+      throws SQLException {
+    java.util.List<T> values = new java.util.ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT " + expression + " FROM nested_times n ORDER BY id")) {
+      while (rs.next()) {
+        values.add(rs.getObject(1, type));
+      }
+    }
+    return values;
+  }
+
+  private static <T> java.util.List<T> expectedNested(
+      java.util.function.Function<LocalDateTime, T> f) {
+    java.util.List<T> values = new java.util.ArrayList<>();
+    for (LocalDateTime ts : ReferenceLake.NESTED_TIMESTAMPS) {
+      values.add(f.apply(ts));
+    }
+    values.add(null);
+    return values;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"n.st.ts", "n.sts[1].ts", "n.tss[1]", "n.m['k']"})
+  void timestampsInsideNestedValuesAreExactByFieldIndexAndKey(String expression)
+      throws SQLException {
+    assertThat(nestedTimes(expression, LocalDateTime.class)).isEqualTo(expectedNested(ts -> ts));
+    assertThat(nestedTimes(expression, Timestamp.class))
+        .isEqualTo(expectedNested(Timestamp::valueOf));
+    assertThat(nestedTimes(expression, String.class))
+        .isEqualTo(expectedNested(ts -> ts.toString().replace('T', ' ')));
+  }
+
+  @Test
+  void laterElementsAndKeysAreExactToo() throws SQLException {
+    assertThat(nestedTimes("n.tss[3]", LocalDateTime.class))
+        .isEqualTo(expectedNested(ts -> ts.plusNanos(1_001_000L)));
+    assertThat(nestedTimes("n.m['later']", LocalDateTime.class))
+        .isEqualTo(expectedNested(ts -> ts.plusNanos(1_001_000L)));
+    assertThat(nestedTimes("n.tss[2]", LocalDateTime.class)).containsOnlyNulls();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"n.st.t", "n.sts[1].t", "n.tms[1]"})
+  void timesInsideNestedValuesAreExactByFieldAndIndex(String expression) throws SQLException {
+    assertThat(nestedTimes(expression, java.time.LocalTime.class))
+        .isEqualTo(expectedNested(LocalDateTime::toLocalTime));
+    // java.sql.Time holds milliseconds: the rest is cut, never rounded up.
+    assertThat(nestedTimes(expression, java.sql.Time.class))
+        .extracting(t -> t == null ? null : Math.floorMod(t.getTime(), 1000L))
+        .isEqualTo(expectedNested(ts -> (long) ts.getNano() / 1_000_000));
+  }
+
+  @Test
+  void zonedTimestampsAndDatesInsideNestedValuesAreExact() throws SQLException {
+    assertThat(nestedTimes("n.st.tz", Instant.class))
+        .isEqualTo(expectedNested(ts -> ts.toInstant(java.time.ZoneOffset.UTC)));
+    assertThat(nestedTimes("n.st.d", LocalDate.class))
+        .isEqualTo(expectedNested(LocalDateTime::toLocalDate));
+    assertThat(nestedTimes("n.st.d", java.sql.Date.class))
+        .extracting(d -> d == null ? null : d.toLocalDate())
+        .isEqualTo(expectedNested(LocalDateTime::toLocalDate));
+  }
+
+  @Test
+  void nestedTimestampsCompareExactly() throws SQLException {
+    LocalDateTime bound = LocalDateTime.parse("1969-12-31T23:59:59.999998");
+    java.util.List<Integer> expected = new java.util.ArrayList<>();
+    for (int id = 0; id < ReferenceLake.NESTED_TIMESTAMPS.size(); id++) {
+      if (ReferenceLake.NESTED_TIMESTAMPS.get(id).isAfter(bound)) {
+        expected.add(id);
+      }
+    }
+    java.util.List<Integer> ids = new java.util.ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT id FROM nested_times n WHERE n.st.ts > TIMESTAMP '"
+                    + bound.toString().replace('T', ' ')
+                    + "' AND n.tss[1] > TIMESTAMP '"
+                    + bound.toString().replace('T', ' ')
+                    + "' ORDER BY id")) {
+      while (rs.next()) {
+        ids.add(rs.getInt(1));
+      }
+    }
+    assertThat(ids).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"st", "tss", "tms", "m", "sts"})
+  void wholeNestedValuesHoldingTimesAreRefusedNotConvertedWrongly(String column)
+      throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT " + column + " FROM nested_times WHERE id = 0")) {
+      assertThat(rs.next()).isTrue();
+      for (org.assertj.core.api.ThrowableAssert.ThrowingCallable read :
+          java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+              () -> rs.getObject(1), () -> rs.getString(1), () -> rs.getObject(1, Map.class))) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(read)
+            .isInstanceOf(SQLException.class)
+            .extracting(e -> ((SQLException) e).getSQLState())
+            .isEqualTo("0A000");
+      }
     }
   }
 }

@@ -73,12 +73,29 @@ public class LakePrepare extends CalcitePrepareImpl {
       ColumnMetaData column = columns.get(i);
       if (column.type instanceof ColumnMetaData.StructType) {
         readableTimes(((ColumnMetaData.StructType) column.type).columns);
+      } else if (column.type instanceof ColumnMetaData.ArrayType) {
+        readableTimes((ColumnMetaData.ArrayType) column.type);
       } else if (column.type.id == java.sql.Types.TIME
           && (column.type.rep == ColumnMetaData.Rep.PRIMITIVE_LONG
               || column.type.rep == ColumnMetaData.Rep.LONG)) {
         // Calcite builds these lists afresh for each statement.
         columns.set(i, column.setRep(ColumnMetaData.Rep.NUMBER));
       }
+    }
+  }
+
+  /** An array type whose elements (at any depth) read a fine TIME as the number it is. */
+  private static void readableTimes(ColumnMetaData.ArrayType array) {
+    ColumnMetaData.AvaticaType component = array.getComponent();
+    if (component instanceof ColumnMetaData.StructType) {
+      readableTimes(((ColumnMetaData.StructType) component).columns);
+    } else if (component instanceof ColumnMetaData.ArrayType) {
+      readableTimes((ColumnMetaData.ArrayType) component);
+    } else if (component.id == java.sql.Types.TIME
+        && (component.rep == ColumnMetaData.Rep.PRIMITIVE_LONG
+            || component.rep == ColumnMetaData.Rep.LONG)) {
+      array.updateComponentType(
+          ColumnMetaData.scalar(component.id, component.name, ColumnMetaData.Rep.NUMBER));
     }
   }
 
@@ -271,6 +288,58 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
+  /**
+   * Refuses (0A000) what Calcite would compute in milliseconds before Floe sees it: an interval
+   * literal with digits below the millisecond (Calcite keeps milliseconds), TIMESTAMPADD by
+   * MICROSECOND or NANOSECOND (Calcite moves whole milliseconds) and TIMESTAMPDIFF by MILLISECOND,
+   * MICROSECOND or NANOSECOND (Calcite counts whole seconds and multiplies them).
+   */
+  static final class SubMillisecondCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
+    static final SubMillisecondCheck INSTANCE = new SubMillisecondCheck();
+    private static final java.util.regex.Pattern BELOW_MILLIS =
+        java.util.regex.Pattern.compile(".*\\.\\d{3}\\d*[1-9]\\d*$");
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlLiteral literal) {
+      if (literal instanceof org.apache.calcite.sql.SqlIntervalLiteral) {
+        String text =
+            ((org.apache.calcite.sql.SqlIntervalLiteral.IntervalValue) literal.getValue())
+                .getIntervalLiteral()
+                .trim();
+        if (BELOW_MILLIS.matcher(text).matches()) {
+          throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
+              "the interval '" + text + "' (an interval holds milliseconds)");
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlCall call) {
+      org.apache.calcite.sql.SqlKind kind = call.getKind();
+      if ((kind == org.apache.calcite.sql.SqlKind.TIMESTAMP_ADD
+              || kind == org.apache.calcite.sql.SqlKind.TIMESTAMP_DIFF)
+          && !call.getOperandList().isEmpty()
+          && call.operand(0) instanceof org.apache.calcite.sql.SqlIntervalQualifier) {
+        org.apache.calcite.avatica.util.TimeUnit unit =
+            ((org.apache.calcite.sql.SqlIntervalQualifier) call.operand(0)).getStartUnit();
+        boolean belowSecond =
+            unit == org.apache.calcite.avatica.util.TimeUnit.MICROSECOND
+                || unit == org.apache.calcite.avatica.util.TimeUnit.NANOSECOND
+                || (unit == org.apache.calcite.avatica.util.TimeUnit.MILLISECOND
+                    && kind == org.apache.calcite.sql.SqlKind.TIMESTAMP_DIFF);
+        if (belowSecond) {
+          throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
+              call.getOperator().getName()
+                  + " by "
+                  + unit
+                  + " (Calcite computes it in milliseconds or whole seconds)");
+        }
+      }
+      return super.visit(call);
+    }
+  }
+
   /** Turns Calcite's own DELETE and UPDATE of a Floe table into {@link LakeTableModify}. */
   static final class LakeSqlToRelConverter extends SqlToRelConverter {
     private final Prepare.CatalogReader catalogReader;
@@ -288,6 +357,7 @@ public class LakePrepare extends CalcitePrepareImpl {
 
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+      query.accept(SubMillisecondCheck.INSTANCE);
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.

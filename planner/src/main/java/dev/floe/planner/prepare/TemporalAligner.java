@@ -66,6 +66,12 @@ final class TemporalAligner extends RexShuttle {
       function("FLOE_PARSE_TIME", "parseTime", ReturnTypes.BIGINT_NULLABLE);
   private static final SqlUserDefinedFunction FORMAT_TIME =
       function("FLOE_FORMAT_TIME", "formatTime", ReturnTypes.VARCHAR_2000_NULLABLE);
+  private static final SqlUserDefinedFunction CEIL_DIV =
+      function("FLOE_CEIL_DIV", "ceilDiv", ReturnTypes.BIGINT_NULLABLE);
+  private static final SqlUserDefinedFunction TRUNC_DIV =
+      function("FLOE_TRUNC_DIV", "truncDiv", ReturnTypes.BIGINT_NULLABLE);
+  private static final SqlUserDefinedFunction SUBTRACT_MONTHS =
+      function("FLOE_SUBTRACT_MONTHS", "subtractMonths", ReturnTypes.INTEGER_NULLABLE);
   private static final long SECONDS_PER_DAY = 86_400L;
 
   private final RexBuilder rex;
@@ -282,6 +288,17 @@ final class TemporalAligner extends RexShuttle {
     if (original.getKind() == SqlKind.SEARCH && isTemporal(original.getOperands().get(0).getType())) {
       return RexUtil.expandSearch(rex, null, original).accept(this);
     }
+    if (original.getOperator() == SqlStdOperatorTable.REINTERPRET
+        && original.getOperands().get(0) instanceof RexCall
+        && isFineDifference((RexCall) original.getOperands().get(0))) {
+      // TIMESTAMPDIFF: the difference read as a number, then divided down to its unit.
+      RexCall minus = (RexCall) original.getOperands().get(0);
+      List<RexNode> sides = new ArrayList<>();
+      for (RexNode operand : minus.getOperands()) {
+        sides.add(operand.accept(this));
+      }
+      return original.clone(original.getType(), List.of(difference(minus, sides)));
+    }
     List<RexNode> operands = new ArrayList<>();
     boolean changed = false;
     for (RexNode operand : original.getOperands()) {
@@ -297,7 +314,10 @@ final class TemporalAligner extends RexShuttle {
         || call.getOperator() == FORMAT
         || call.getOperator() == FLOOR_MOD
         || call.getOperator() == PARSE_TIME
-        || call.getOperator() == FORMAT_TIME) {
+        || call.getOperator() == FORMAT_TIME
+        || call.getOperator() == CEIL_DIV
+        || call.getOperator() == TRUNC_DIV
+        || call.getOperator() == SUBTRACT_MONTHS) {
       return call;
     }
     switch (call.getKind()) {
@@ -321,10 +341,38 @@ final class TemporalAligner extends RexShuttle {
       case IS_NULL:
       case IS_NOT_NULL:
         return call;
+      case ITEM:
+        // arr[i] and m['k'] hand on the element as it is held, already in its type's unit.
+        return call;
       case PLUS:
       case MINUS:
         if (isFine(call.getType()) && isDayTimeIntervalArithmetic(call)) {
           return addInterval(call);
+        }
+        if (isFine(call.getType()) && isYearMonthIntervalArithmetic(call)) {
+          return addMonths(call);
+        }
+        if (isFineDifference(call)) {
+          if (SqlTypeName.YEAR_INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
+            return difference(call, call.getOperands());
+          }
+          throw FloeError.NOT_SUPPORTED.error(
+              "the difference of two TIMESTAMP("
+                  + finestPrecision(call.getOperands())
+                  + ") values as a day-time interval (an interval holds milliseconds);"
+                  + " TIMESTAMPDIFF is exact");
+        }
+        return generic(call);
+      case EXTRACT:
+        if (isFineTimestamp(call.getOperands().get(1).getType())) {
+          return extract(call);
+        }
+        return generic(call);
+      case FLOOR:
+      case CEIL:
+        if (call.getOperands().size() == 2
+            && isFineTimestamp(call.getOperands().get(0).getType())) {
+          return round(call);
         }
         return generic(call);
       default:
@@ -396,33 +444,28 @@ final class TemporalAligner extends RexShuttle {
     }
     boolean sameKind = source.getSqlTypeName() == target.getSqlTypeName();
     if (sameKind && isFine(source) && isFine(target)) {
-      return rescale(operand, unit(source), unit(target), target);
+      return toPrecision(rescale(operand, unit(source), unit(target), target), target);
     }
     boolean fromText = SqlTypeName.CHAR_TYPES.contains(source.getSqlTypeName());
-    if (isFine(target)) {
-      if ((target.getSqlTypeName() == SqlTypeName.TIMESTAMP || isTime(target)) && fromText) {
-        return reinterpret(
-            target,
-            rex.makeCall(
-                bigint(target.isNullable()),
-                isTime(target) ? PARSE_TIME : PARSE,
-                List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision())))));
-      }
-      RelDataType coarse = withPrecision(target, 3);
-      RexNode millis = isFine(source) ? toMillis(operand) : operand;
-      RexNode cast = fromMillis(rex.makeCast(coarse, millis, true, false), target);
-      if (!isFine(source)) {
-        return cast;
-      }
-      // Between TIME and TIMESTAMP: the time of day, digits below the millisecond included, is
-      // kept; Calcite moved the milliseconds, the rest is added back.
-      RexNode below = floorMod(asBigint(operand), unit(source) / 1000);
+    if (isFine(target)
+        && (target.getSqlTypeName() == SqlTypeName.TIMESTAMP || isTime(target))
+        && fromText) {
       return reinterpret(
           target,
           rex.makeCall(
-              SqlStdOperatorTable.PLUS,
-              asBigint(cast),
-              rescaleNumber(below, unit(source), unit(target))));
+              bigint(target.isNullable()),
+              isTime(target) ? PARSE_TIME : PARSE,
+              List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision())))));
+    }
+    if (isTemporal(source) && isTemporal(target)) {
+      RexNode moved =
+          sameKind
+              ? rescale(operand, unit(source), unit(target), target)
+              : betweenKinds(operand, target);
+      return toPrecision(moved, target);
+    }
+    if (isFine(target)) {
+      return fromMillis(rex.makeCast(withPrecision(target, 3), operand, true, false), target);
     }
     if (isFineTime(source) && SqlTypeName.CHAR_TYPES.contains(target.getSqlTypeName())) {
       return rex.makeCast(
@@ -451,6 +494,40 @@ final class TemporalAligner extends RexShuttle {
           false);
     }
     return call.clone(target, List.of(toMillis(operand)));
+  }
+
+  /**
+   * A cast between TIME, TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE: Calcite moves the whole
+   * seconds (its casts to and from TIMESTAMP WITH LOCAL TIME ZONE drop the milliseconds), and the
+   * fraction of the second, every digit of it, is added back (time zone offsets are whole
+   * seconds).
+   */
+  private RexNode betweenKinds(RexNode operand, RelDataType target) {
+    RelDataType source = operand.getType();
+    RexNode seconds = divide(asBigint(operand), unit(source), FLOOR_DIV);
+    RexNode wholeMillis = reinterpret(withPrecision(source, 3), multiply(seconds, 1000));
+    RexNode cast = rex.makeCast(withPrecision(target, 3), wholeMillis, true, false);
+    RexNode fraction = floorMod(asBigint(operand), unit(source));
+    return reinterpret(
+        target,
+        plus(
+            rescaleNumber(asBigint(cast), 1000, unit(target)),
+            rescaleNumber(fraction, unit(source), unit(target))));
+  }
+
+  /** A timestamp or time cut down to the digits of its precision, where its unit holds more. */
+  private RexNode toPrecision(RexNode e, RelDataType target) {
+    int precision = target.getPrecision();
+    long digits = unit(target);
+    long perSecond = 1;
+    for (int i = 0; i < precision; i++) {
+      perSecond *= 10;
+    }
+    if (perSecond >= digits) {
+      return e;
+    }
+    long step = digits / perSecond;
+    return reinterpret(target, multiply(divide(asBigint(e), step, FLOOR_DIV), step));
   }
 
   private static boolean isDayTimeIntervalArithmetic(RexCall call) {
@@ -497,14 +574,209 @@ final class TemporalAligner extends RexShuttle {
     return reinterpret(target, isTime(target) ? floorMod(sum, SECONDS_PER_DAY * unit) : sum);
   }
 
+  private static boolean isFineTimestamp(RelDataType type) {
+    return isTimestamp(type) && isFine(type);
+  }
+
+  private static int finestPrecision(List<RexNode> operands) {
+    int precision = 0;
+    for (RexNode operand : operands) {
+      precision = Math.max(precision, operand.getType().getPrecision());
+    }
+    return precision;
+  }
+
+  /** A number divided by a positive divisor with the given rounding: floor, ceiling or to zero. */
+  private RexNode divide(RexNode number, long divisor, SqlUserDefinedFunction rounding) {
+    if (divisor == 1) {
+      return number;
+    }
+    return rex.makeCall(
+        bigint(number.getType().isNullable()),
+        rounding,
+        List.of(number, rex.makeBigintLiteral(BigDecimal.valueOf(divisor))));
+  }
+
+  private RexNode multiply(RexNode number, long factor) {
+    if (factor == 1) {
+      return number;
+    }
+    return rex.makeCall(
+        SqlStdOperatorTable.MULTIPLY, number, rex.makeBigintLiteral(BigDecimal.valueOf(factor)));
+  }
+
+  private RexNode plus(RexNode a, RexNode b) {
+    return rex.makeCall(SqlStdOperatorTable.PLUS, a, b);
+  }
+
+  /** A fine timestamp as milliseconds, rounded as given, typed with precision 3. */
+  private RexNode toMillis(RexNode e, SqlUserDefinedFunction rounding) {
+    return reinterpret(
+        withPrecision(e.getType(), 3), divide(asBigint(e), unit(e.getType()) / 1000, rounding));
+  }
+
+  /** Whether a call is the difference of two timestamps (an interval), one of them fine. */
+  private static boolean isFineDifference(RexCall call) {
+    if (call.getKind() != SqlKind.MINUS
+        || call.getOperands().size() != 2
+        || !SqlTypeName.INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
+      return false;
+    }
+    RelDataType a = call.getOperands().get(0).getType();
+    RelDataType b = call.getOperands().get(1).getType();
+    return isTimestamp(a) && isTimestamp(b) && (isFine(a) || isFine(b));
+  }
+
+  /**
+   * The exact difference of two timestamps: whole months (as Calcite counts them, the time of day
+   * compared to the last digit) for a year-month interval, else the difference cut towards zero
+   * to milliseconds, which is exact once divided down to a second or coarser, as TIMESTAMPDIFF
+   * does.
+   */
+  private RexNode difference(RexCall call, List<RexNode> sides) {
+    long finest = Math.max(unit(sides.get(0).getType()), unit(sides.get(1).getType()));
+    List<RexNode> numbers = new ArrayList<>();
+    for (RexNode side : sides) {
+      numbers.add(rescaleNumber(asBigint(side), unit(side.getType()), finest));
+    }
+    boolean nullable = call.getType().isNullable();
+    if (SqlTypeName.YEAR_INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
+      RexNode months =
+          rex.makeCall(
+              types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), nullable),
+              SUBTRACT_MONTHS,
+              List.of(
+                  numbers.get(0),
+                  numbers.get(1),
+                  rex.makeBigintLiteral(BigDecimal.valueOf(finest))));
+      return reinterpret(call.getType(), months);
+    }
+    RexNode units = rex.makeCall(SqlStdOperatorTable.MINUS, numbers.get(0), numbers.get(1));
+    return reinterpret(call.getType(), divide(units, finest / 1000, TRUNC_DIV));
+  }
+
+  /**
+   * EXTRACT from a fine timestamp: MICROSECOND and NANOSECOND (the second of the minute with its
+   * fraction) from every digit, EPOCH cut towards zero as Calcite does, every other field from
+   * the milliseconds, which decide it.
+   */
+  private RexNode extract(RexCall call) {
+    TimeUnitRange field = (TimeUnitRange) ((RexLiteral) call.getOperands().get(0)).getValue();
+    RexNode operand = call.getOperands().get(1);
+    long unit = unit(operand.getType());
+    RexNode result;
+    switch (field) {
+      case MICROSECOND:
+      case NANOSECOND:
+        {
+          long perSecond = field == TimeUnitRange.MICROSECOND ? 1_000_000L : 1_000_000_000L;
+          RexNode seconds =
+              rex.makeCall(
+                  SqlStdOperatorTable.EXTRACT,
+                  rex.makeFlag(TimeUnitRange.SECOND),
+                  toMillis(operand));
+          RexNode fraction = floorMod(asBigint(operand), unit);
+          fraction =
+              perSecond >= unit
+                  ? multiply(fraction, perSecond / unit)
+                  : divide(fraction, unit / perSecond, FLOOR_DIV);
+          result =
+              plus(
+                  multiply(rex.makeCast(bigint(seconds.getType().isNullable()), seconds), perSecond),
+                  fraction);
+          break;
+        }
+      case EPOCH:
+        result =
+            call.clone(
+                call.getType(), List.of(call.getOperands().get(0), toMillis(operand, TRUNC_DIV)));
+        break;
+      default:
+        result = call.clone(call.getType(), List.of(call.getOperands().get(0), toMillis(operand)));
+    }
+    return result.getType().equals(call.getType())
+        ? result
+        : rex.makeCast(call.getType(), result, true, false);
+  }
+
+  /**
+   * FLOOR and CEIL of a fine timestamp: to a millisecond or coarser, from the milliseconds rounded
+   * the same way (which give the same answer); to a microsecond or nanosecond, exactly.
+   */
+  private RexNode round(RexCall call) {
+    RexNode operand = call.getOperands().get(0);
+    TimeUnitRange field = (TimeUnitRange) ((RexLiteral) call.getOperands().get(1)).getValue();
+    SqlUserDefinedFunction rounding = call.getKind() == SqlKind.CEIL ? CEIL_DIV : FLOOR_DIV;
+    long unit = unit(operand.getType());
+    if (field == TimeUnitRange.MICROSECOND || field == TimeUnitRange.NANOSECOND) {
+      long step = field == TimeUnitRange.MICROSECOND ? Math.max(1, unit / 1_000_000L) : 1;
+      RexNode rounded = multiply(divide(asBigint(operand), step, rounding), step);
+      return rescale(reinterpret(operand.getType(), rounded), unit, unit(call.getType()), call.getType());
+    }
+    RexNode coarse =
+        call.clone(
+            withPrecision(call.getType(), 3),
+            List.of(toMillis(operand, rounding), call.getOperands().get(1)));
+    return fromMillis(coarse, call.getType());
+  }
+
+  private static boolean isYearMonthIntervalArithmetic(RexCall call) {
+    if (call.getOperands().size() != 2) {
+      return false;
+    }
+    boolean hasTimestamp = false;
+    boolean hasYearMonth = false;
+    for (RexNode operand : call.getOperands()) {
+      hasTimestamp |= isTimestamp(operand.getType());
+      hasYearMonth |= SqlTypeName.YEAR_INTERVAL_TYPES.contains(operand.getType().getSqlTypeName());
+    }
+    return hasTimestamp && hasYearMonth;
+  }
+
+  /**
+   * A fine timestamp plus or minus a year-month interval: Calcite moves the milliseconds (keeping
+   * the time of day), the digits below are added back.
+   */
+  private RexNode addMonths(RexCall call) {
+    RexNode timestamp = null;
+    List<RexNode> operands = new ArrayList<>();
+    for (RexNode operand : call.getOperands()) {
+      if (isTimestamp(operand.getType())) {
+        timestamp = operand;
+        operands.add(toMillis(operand));
+      } else {
+        operands.add(operand);
+      }
+    }
+    RelDataType target = call.getType();
+    RexNode moved = fromMillis(call.clone(withPrecision(target, 3), operands), target);
+    if (!isFine(timestamp.getType())) {
+      return moved;
+    }
+    RexNode below = floorMod(asBigint(timestamp), unit(timestamp.getType()) / 1000);
+    return reinterpret(
+        target,
+        plus(asBigint(moved), rescaleNumber(below, unit(timestamp.getType()), unit(target))));
+  }
+
   /**
    * Anything else: fine operands as milliseconds, a fine result scaled back. A fine TIME operand
    * is accepted only where milliseconds give the exact answer.
    */
   private RexNode generic(RexCall call) {
+    if (isConstructor(call)) {
+      return constructor(call);
+    }
     boolean fineOperand = false;
     for (RexNode operand : call.getOperands()) {
       fineOperand |= isFine(operand.getType());
+      if (isFineTimestamp(operand.getType()) && !timestampExactInMillis(call)) {
+        throw FloeError.NOT_SUPPORTED.error(
+            call.getOperator().getName()
+                + " on a TIMESTAMP("
+                + operand.getType().getPrecision()
+                + ") value (it would drop the digits below the millisecond)");
+      }
       if (isFineTime(operand.getType()) && !exactInMillis(call)) {
         throw FloeError.NOT_SUPPORTED.error(
             call.getOperator().getName()
@@ -525,6 +797,60 @@ final class TemporalAligner extends RexShuttle {
       return fromMillis(call.clone(coarse, operands), call.getType());
     }
     return call.clone(call.getType(), operands);
+  }
+
+  /**
+   * Whether a call on a timestamp that is not made exact above gives the same answer on its
+   * milliseconds as on all of its digits: one whose result is a date (it depends on the day only),
+   * or the name of its day or month.
+   */
+  private static boolean timestampExactInMillis(RexCall call) {
+    if (call.getType().getSqlTypeName() == SqlTypeName.DATE) {
+      return true;
+    }
+    String name = call.getOperator().getName();
+    return name.equals("DAYNAME") || name.equals("MONTHNAME");
+  }
+
+  private static boolean isConstructor(RexCall call) {
+    switch (call.getKind()) {
+      case ROW:
+      case ARRAY_VALUE_CONSTRUCTOR:
+      case MAP_VALUE_CONSTRUCTOR:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * ROW, ARRAY and MAP constructors hold their values as they are: a fine value must already be
+   * in the unit of the field or element it becomes, or it is refused.
+   */
+  private RexNode constructor(RexCall call) {
+    List<RexNode> operands = call.getOperands();
+    RelDataType type = call.getType();
+    for (int i = 0; i < operands.size(); i++) {
+      RelDataType target;
+      if (call.getKind() == SqlKind.ROW) {
+        target = type.getFieldList().get(i).getType();
+      } else if (call.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR) {
+        target = type.getComponentType();
+      } else {
+        target = i % 2 == 0 ? type.getKeyType() : type.getValueType();
+      }
+      RelDataType source = operands.get(i).getType();
+      if ((isFine(source) || isFine(target)) && unit(source) != unit(target)) {
+        throw FloeError.NOT_SUPPORTED.error(
+            call.getOperator().getName()
+                + " of a "
+                + source
+                + " value as a "
+                + target
+                + " (it would change the value's unit)");
+      }
+    }
+    return call;
   }
 
   /**

@@ -19,6 +19,40 @@ public final class TemporalFunctions {
     return Math.floorDiv(value, divisor);
   }
 
+  /** Ceiling division, for rounding a timestamp up to a coarser unit. */
+  public static long ceilDiv(long value, long divisor) {
+    return -Math.floorDiv(-value, divisor);
+  }
+
+  /** Division cut towards zero, as Calcite computes intervals and epochs. */
+  public static long truncDiv(long value, long divisor) {
+    return value / divisor;
+  }
+
+  /**
+   * Whole months from {@code t1} to {@code t0}, timestamps held in a unit of {@code perSecond}, as
+   * Calcite's {@code DateTimeUtils.subtractMonths(long, long)} counts them on milliseconds: months
+   * between the days, one fewer if the last lands on the same day at a later time of day. Unlike
+   * Calcite's, a negative difference is the opposite of the positive one (Calcite says -1 month
+   * from 23:00 back to 21:00 of the same day).
+   */
+  public static int subtractMonths(long t0, long t1, long perSecond) {
+    if (t0 < t1) {
+      return -subtractMonths(t1, t0, perSecond);
+    }
+    long perDay = 86_400L * perSecond;
+    long time0 = Math.floorMod(t0, perDay);
+    int d0 = Math.toIntExact(Math.floorDiv(t0, perDay));
+    long time1 = Math.floorMod(t1, perDay);
+    int d1 = Math.toIntExact(Math.floorDiv(t1, perDay));
+    int months = org.apache.calcite.avatica.util.DateTimeUtils.subtractMonths(d0, d1);
+    if (org.apache.calcite.avatica.util.DateTimeUtils.addMonths(d1, months) == d0
+        && time0 < time1) {
+      --months;
+    }
+    return months;
+  }
+
   /** Floor modulo, so that a time of day stays within the day. */
   public static long floorMod(long value, long divisor) {
     return Math.floorMod(value, divisor);
