@@ -62,6 +62,9 @@ final class FloeResultSet extends ForwardingResultSet {
   private final ZoneId sessionZone;
   private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
   private final Cursor.Accessor[] accessors;
+  /** For a ROW, ARRAY or MAP column holding times or timestamps: its type, to build it exactly. */
+  private final org.apache.calcite.rel.type.RelDataType[] nestedTypes;
+  private final NestedValues nestedValues = new NestedValues(temporals);
   private final int[] types;
   private final boolean[] signed;
   private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"), Locale.ROOT);
@@ -101,6 +104,18 @@ final class FloeResultSet extends ForwardingResultSet {
       }
     }
     this.accessors = RowAccessors.of(calcite, n);
+    this.nestedTypes = new org.apache.calcite.rel.type.RelDataType[n + 1];
+    org.apache.calcite.rel.type.RelDataType rowType = RowAccessors.rowType(calcite);
+    for (int i = 1; i <= n; i++) {
+      if (kinds[i] == Kind.NESTED_TEMPORAL
+          && accessors != null
+          && RowAccessors.readsRaw(accessors[i])
+          && rowType != null
+          && rowType.getFieldCount() == n
+          && NestedValues.holdsTemporal(rowType.getFieldList().get(i - 1).getType())) {
+        nestedTypes[i] = rowType.getFieldList().get(i - 1).getType();
+      }
+    }
   }
 
   /** Whether a nested type's name (Calcite's or Floe's) names a TIME or TIMESTAMP inside it. */
@@ -143,12 +158,12 @@ final class FloeResultSet extends ForwardingResultSet {
   }
 
   /**
-   * Refuses to read a ROW, ARRAY or MAP value holding a TIME or TIMESTAMP as a whole: Avatica
-   * would build its java.sql.Time and Timestamp attributes from microseconds as if they were
-   * milliseconds. Its fields and elements read exactly one by one ({@code st.ts}, {@code a[1]}).
+   * Refuses to read a ROW, ARRAY or MAP value holding a TIME or TIMESTAMP as a whole where Floe
+   * cannot build it itself ({@link NestedValues}, from the column's SQL type): Avatica would build
+   * its java.sql.Time and Timestamp attributes from microseconds as if they were milliseconds.
    */
   private void checkNotNestedTemporal(int column) throws SQLException {
-    if (kind(column) == Kind.NESTED_TEMPORAL) {
+    if (kind(column) == Kind.NESTED_TEMPORAL && nestedTypes[column] == null) {
       throw Errors.of(
           FloeError.NOT_SUPPORTED,
           "reading column "
@@ -158,8 +173,21 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
+  /** A ROW, ARRAY or MAP column holding times or timestamps, built exactly by Floe. */
+  private Object nestedAt(int column) throws SQLException {
+    try {
+      return nestedValues.toJdbc(RowAccessors.raw(accessors[column]), nestedTypes[column]);
+    } catch (SQLException | RuntimeException e) {
+      throw Errors.toSql(e);
+    }
+  }
+
   private String stringAt(int column) throws SQLException {
     checkNotNestedTemporal(column);
+    if (nestedTypes[column] != null) {
+      Object value = nestedAt(column);
+      return value == null ? null : value.toString();
+    }
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getString(column) : accessor.getString();
@@ -171,6 +199,9 @@ final class FloeResultSet extends ForwardingResultSet {
   /** As Avatica's {@code getObject}: the accessor's value converted for the column's JDBC type. */
   private Object objectAt(int column) throws SQLException {
     checkNotNestedTemporal(column);
+    if (nestedTypes[column] != null) {
+      return nestedAt(column);
+    }
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null
@@ -286,6 +317,14 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public java.sql.Array getArray(int column) throws SQLException {
     checkNotNestedTemporal(column);
+    if (nestedTypes[column] != null) {
+      Object value = nestedAt(column);
+      if (value == null || value instanceof java.sql.Array) {
+        return (java.sql.Array) value;
+      }
+      throw Errors.create(
+          FloeError.INVALID_CAST.sqlState(), "Cannot read column " + column + " as an array", null);
+    }
     return super.getArray(column);
   }
 

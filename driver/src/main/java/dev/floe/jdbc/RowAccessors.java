@@ -16,17 +16,81 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * through the result set's own getters.
  */
 final class RowAccessors {
-  private static final @Nullable Field ACCESSORS = accessorField();
+  private static final @Nullable Field ACCESSORS = field(AvaticaResultSet.class, "accessorList");
+
+  private static final @Nullable Field SIGNATURE = field(AvaticaResultSet.class, "signature");
+  private static final @Nullable Field GETTER =
+      field(accessorImpl(), "getter");
+  private static final java.lang.reflect.@Nullable Method GET_OBJECT = getObject();
 
   private RowAccessors() {}
 
-  private static @Nullable Field accessorField() {
+  private static java.lang.reflect.@Nullable Method getObject() {
     try {
-      Field field = AvaticaResultSet.class.getDeclaredField("accessorList");
+      java.lang.reflect.Method method =
+          Class.forName("org.apache.calcite.avatica.util.AbstractCursor$Getter")
+              .getMethod("getObject");
+      method.setAccessible(true);
+      return method;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable Class<?> accessorImpl() {
+    try {
+      return Class.forName("org.apache.calcite.avatica.util.AbstractCursor$AccessorImpl");
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable Field field(@Nullable Class<?> owner, String name) {
+    if (owner == null) {
+      return null;
+    }
+    try {
+      Field field = owner.getDeclaredField(name);
       field.setAccessible(true);
       return field;
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null;
+    }
+  }
+
+  /** The SQL row type Calcite prepared for a result set, or null where it cannot be read. */
+  static org.apache.calcite.rel.type.@Nullable RelDataType rowType(ResultSet resultSet) {
+    try {
+      Object signature = SIGNATURE == null ? null : SIGNATURE.get(resultSet);
+      return signature instanceof org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature
+          ? ((org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature<?>) signature).rowType
+          : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Whether {@link #raw} can read the value behind an accessor. */
+  static boolean readsRaw(Cursor.Accessor accessor) {
+    return GETTER != null
+        && GET_OBJECT != null
+        && GETTER.getDeclaringClass().isInstance(accessor);
+  }
+
+  /**
+   * The run-time value behind an accessor, as Calcite produced it, before Avatica converts it;
+   * the caller checked {@link #readsRaw}.
+   */
+  static Object raw(Cursor.Accessor accessor) throws java.sql.SQLException {
+    try {
+      return GET_OBJECT.invoke(GETTER.get(accessor));
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      if (e.getCause() instanceof java.sql.SQLException) {
+        throw (java.sql.SQLException) e.getCause();
+      }
+      throw new IllegalStateException("Cannot read a column's value", e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("Cannot read a column's value", e);
     }
   }
 

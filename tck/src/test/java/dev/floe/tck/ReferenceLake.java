@@ -128,9 +128,9 @@ final class ReferenceLake {
   }
 
   /**
-   * The reference tables whose rows read whole with {@code getObject}: all but {@code
-   * nested_times}, whose ROW/ARRAY/MAP values hold times and timestamps and are refused whole
-   * (read field by field in TypeMappingTest).
+   * The reference tables whose rows the conformance tests compare whole: all but {@code
+   * nested_times}, whose ROW/ARRAY/MAP values of times and timestamps TypeMappingTest checks
+   * value by value.
    */
   List<ReferenceTable> wholeRowTables() {
     return tables().stream().filter(t -> !t.name().equals("nested_times")).toList();

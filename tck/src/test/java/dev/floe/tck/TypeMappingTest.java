@@ -270,21 +270,49 @@ class TypeMappingTest {
     assertThat(ids).isEqualTo(expected);
   }
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"st", "tss", "tms", "m", "sts"})
-  void wholeNestedValuesHoldingTimesAreRefusedNotConvertedWrongly(String column)
-      throws SQLException {
+  @Test
+  void wholeNestedValuesHoldingTimesComeBackExact() throws SQLException {
     try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("SELECT " + column + " FROM nested_times WHERE id = 0")) {
-      assertThat(rs.next()).isTrue();
-      for (org.assertj.core.api.ThrowableAssert.ThrowingCallable read :
-          java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
-              () -> rs.getObject(1), () -> rs.getString(1), () -> rs.getObject(1, Map.class))) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(read)
-            .isInstanceOf(SQLException.class)
-            .extracting(e -> ((SQLException) e).getSQLState())
-            .isEqualTo("0A000");
+        ResultSet rs =
+            s.executeQuery("SELECT st, tss, tms, m, sts FROM nested_times ORDER BY id")) {
+      for (LocalDateTime ts : ReferenceLake.NESTED_TIMESTAMPS) {
+        LocalDateTime later = ts.plusNanos(1_001_000L);
+        assertThat(rs.next()).isTrue();
+        Object[] st = ((Struct) rs.getObject(1)).getAttributes();
+        assertThat(((java.sql.Time) st[0]).getTime()).isEqualTo(millisOfDay(ts));
+        assertThat(((Timestamp) st[1]).toLocalDateTime()).isEqualTo(ts);
+        assertThat(((Timestamp) st[1]).getNanos()).isEqualTo(ts.getNano());
+        assertThat(((Timestamp) st[2]).toInstant()).isEqualTo(ts.toInstant(java.time.ZoneOffset.UTC));
+        assertThat(((java.sql.Date) st[3]).toLocalDate()).isEqualTo(ts.toLocalDate());
+        Object[] tss = (Object[]) rs.getArray(2).getArray();
+        assertThat(tss).hasSize(3);
+        assertThat(((Timestamp) tss[0]).toLocalDateTime()).isEqualTo(ts);
+        assertThat(tss[1]).isNull();
+        assertThat(((Timestamp) tss[2]).toLocalDateTime()).isEqualTo(later);
+        assertThat(rs.getString(2)).contains(Timestamp.valueOf(later).toString());
+        Object[] tms = (Object[]) ((Array) rs.getObject(3)).getArray();
+        assertThat(((java.sql.Time) tms[0]).getTime()).isEqualTo(millisOfDay(ts));
+        assertThat(((java.sql.Time) tms[1]).getTime()).isEqualTo(millisOfDay(later));
+        Map<?, ?> m = (Map<?, ?>) rs.getObject(4);
+        assertThat(((Timestamp) m.get("k")).toLocalDateTime()).isEqualTo(ts);
+        assertThat(((Timestamp) m.get("later")).toLocalDateTime()).isEqualTo(later);
+        Object[] sts = (Object[]) rs.getArray(5).getArray();
+        Object[] listed = ((Struct) sts[0]).getAttributes();
+        assertThat(((Timestamp) listed[1]).toLocalDateTime()).isEqualTo(ts);
+        assertThat(((java.sql.Date) listed[3]).toLocalDate()).isEqualTo(ts.toLocalDate());
       }
+      assertThat(rs.next()).isTrue();
+      assertThat(((Struct) rs.getObject(1)).getAttributes()).containsOnlyNulls();
+      for (int column = 2; column <= 5; column++) {
+        assertThat(rs.getObject(column)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+      }
+      assertThat(rs.next()).isFalse();
     }
+  }
+
+  /** What a java.sql.Time of a timestamp's time of day holds: milliseconds, cut. */
+  private static long millisOfDay(LocalDateTime ts) {
+    return java.sql.Time.valueOf(ts.toLocalTime()).getTime() + ts.getNano() / 1_000_000;
   }
 }
