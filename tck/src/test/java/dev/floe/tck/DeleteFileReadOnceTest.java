@@ -23,7 +23,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,10 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DeleteFileReadOnceTest {
   private static final int DATA_FILES = 4;
   private static final int ROWS_PER_FILE = 500;
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final Schema SCHEMA = ReferenceWriter.ID_NAME;
 
   @TempDir Path lake;
 
@@ -53,11 +49,9 @@ class DeleteFileReadOnceTest {
         ReferenceWriter.create(lake.resolve("events"), SCHEMA, PartitionSpec.unpartitioned(), 2);
     List<DataFile> dataFiles = new ArrayList<>();
     for (int f = 0; f < DATA_FILES; f++) {
-      List<Record> records = new ArrayList<>();
-      for (long id = f * ROWS_PER_FILE; id < (f + 1) * ROWS_PER_FILE; id++) {
-        records.add(ReferenceWriter.record(SCHEMA, id, "name " + id));
-      }
-      dataFiles.addAll(ReferenceWriter.append(table, records));
+      dataFiles.addAll(
+          ReferenceWriter.append(
+              table, ReferenceWriter.idNameRows(f * ROWS_PER_FILE, (f + 1) * ROWS_PER_FILE)));
     }
     // One position-delete file naming rows 0 and 1 of every data file, and one global equality
     // delete (unpartitioned spec) of ids 10 and 11 of every file: each applies to all four files.

@@ -34,19 +34,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * exactly as their manifests spell them, compared as strings, as Iceberg's rule is.
  */
 class LocationSpellingTest {
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final Schema SCHEMA = ReferenceWriter.ID_NAME;
 
   @TempDir Path lake;
 
   private static List<Record> rows(long from, long to) {
-    List<Record> rows = new ArrayList<>();
-    for (long id = from; id < to; id++) {
-      rows.add(ReferenceWriter.record(SCHEMA, id, "name " + id));
-    }
-    return rows;
+    return ReferenceWriter.idNameRows(from, to);
   }
 
   private List<List<String>> floeRows(String sql) throws Exception {

@@ -18,7 +18,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -34,10 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stops reading before later files, and files Floe writes use the table's compression codec.
  */
 class ReadScopeTest {
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final Schema SCHEMA = ReferenceWriter.ID_NAME;
 
   @TempDir Path lake;
 
@@ -46,11 +42,7 @@ class ReadScopeTest {
   }
 
   private List<DataFile> appendRows(Table table, long from, long to) {
-    List<org.apache.iceberg.data.Record> records = new ArrayList<>();
-    for (long i = from; i < to; i++) {
-      records.add(ReferenceWriter.record(SCHEMA, i, "name " + i));
-    }
-    return ReferenceWriter.append(table, records);
+    return ReferenceWriter.append(table, ReferenceWriter.idNameRows(from, to));
   }
 
   private static long count(Statement s, String sql) throws SQLException {

@@ -43,6 +43,21 @@ final class ReferenceWriter {
 
   private ReferenceWriter() {}
 
+  /** The two-column shape many read-path tests use: {@code (id BIGINT NOT NULL, name VARCHAR)}. */
+  static final Schema ID_NAME =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()));
+
+  /** Rows {@code (id, 'name <id>')} of {@link #ID_NAME} for ids {@code from} (incl.) to {@code to}. */
+  static List<Record> idNameRows(long from, long to) {
+    List<Record> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(record(ID_NAME, id, "name " + id));
+    }
+    return rows;
+  }
+
   /** The Hadoop location of a folder. */
   static String location(Path folder) {
     return "file:" + folder.toAbsolutePath();

@@ -23,7 +23,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -37,19 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * with 58030; the selective query still returns exactly its rows, and the unfiltered query fails.
  */
 class SkippingTest {
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final Schema SCHEMA = ReferenceWriter.ID_NAME;
 
   @TempDir Path lake;
 
   private static List<Record> rows(long from, long to) {
-    List<Record> rows = new ArrayList<>();
-    for (long id = from; id < to; id++) {
-      rows.add(ReferenceWriter.record(SCHEMA, id, "name " + id));
-    }
-    return rows;
+    return ReferenceWriter.idNameRows(from, to);
   }
 
   private static Path pathOf(DataFile file) {

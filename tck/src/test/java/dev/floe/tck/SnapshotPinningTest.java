@@ -16,7 +16,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,10 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * by another writer's commit, and a transaction sees the same snapshot on every read.
  */
 class SnapshotPinningTest {
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "name", Types.StringType.get()));
+  private static final Schema SCHEMA = ReferenceWriter.ID_NAME;
 
   @TempDir Path lake;
 
@@ -45,11 +41,7 @@ class SnapshotPinningTest {
   }
 
   private static List<Record> rows(long from, int count) {
-    List<Record> rows = new ArrayList<>(count);
-    for (long id = from; id < from + count; id++) {
-      rows.add(ReferenceWriter.record(SCHEMA, id, "name " + id));
-    }
-    return rows;
+    return ReferenceWriter.idNameRows(from, from + count);
   }
 
   private static List<Long> range(long from, long to) {

@@ -112,11 +112,7 @@ final class TaskReader {
       FileScanTask task, Expression residual, LakeDeleteFilter deletes, Map<Integer, ?> constants) {
     Schema readSchema = deletes.requiredSchema();
     CloseableIterable<StructLike> rows =
-        Parquet.read(io.newInputFile(task.file().location()))
-            .project(readSchema)
-            .split(task.start(), task.length())
-            .filter(residual)
-            .caseSensitive(true)
+        read(task, readSchema, residual)
             .reuseContainers()
             .createReaderFunc(
                 fileSchema -> InternalReader.create(readSchema, fileSchema, constants))
@@ -203,6 +199,15 @@ final class TaskReader {
     }
   }
 
+  /** Iceberg's reader of a task's split, projected and with row groups skipped by the residual. */
+  private Parquet.ReadBuilder read(FileScanTask task, Schema schema, Expression residual) {
+    return Parquet.read(io.newInputFile(task.file().location()))
+        .project(schema)
+        .split(task.start(), task.length())
+        .filter(residual)
+        .caseSensitive(true);
+  }
+
   private static boolean isTrue(Expression residual) {
     return residual == null || residual.op() == Expression.Operation.TRUE;
   }
@@ -238,11 +243,7 @@ final class TaskReader {
     public CloseableIterator<Object[]> iterator() {
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
-          Parquet.read(io.newInputFile(task.file().location()))
-              .project(requested)
-              .split(task.start(), task.length())
-              .filter(residual)
-              .caseSensitive(true)
+          read(task, requested, residual)
               .recordsPerBatch(BatchReader.BATCH_ROWS)
               .createBatchedReaderFunc(
                   fileSchema -> {
