@@ -2,6 +2,7 @@ package dev.floe.planner.parser;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.spi.TableNames;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -26,9 +27,10 @@ public final class FloeParser {
   private FloeParser() {}
 
   /**
-   * The longest name (a table, column or schema name part) a statement may use, in characters.
+   * The longest name (a table, column or schema name part) a statement may use, in characters:
+   * the resolver's one limit.
    */
-  public static final int IDENTIFIER_MAX_LENGTH = 128;
+  public static final int IDENTIFIER_MAX_LENGTH = TableNames.MAX_LENGTH;
 
   /** The parser configuration every statement is parsed with. */
   public static final SqlParser.Config CONFIG =
