@@ -31,11 +31,12 @@ public final class FolderCatalog implements LakeCatalog {
 
   private final LakeLocation root;
   private final Path rootPath;
-  private final LocalFileIO io = new LocalFileIO();
+  private final LocalFileIO io;
 
   public FolderCatalog(LakeLocation root) {
     this.root = root;
     this.rootPath = root.localPath();
+    this.io = new LocalFileIO(new Sandbox(rootPath));
   }
 
   /** The root location. */
@@ -77,11 +78,15 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public boolean tableExists(List<String> path) {
-    return FolderTableOperations.isTable(folder(path));
+    Path folder = folder(path);
+    return io.sandbox().contains(folder) && FolderTableOperations.isTable(folder);
   }
 
   @Override
   public Table loadTable(List<String> path) {
+    if (!tableExists(path)) {
+      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
+    }
     FolderTableOperations ops = operations(path);
     if (ops.current() == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
@@ -91,7 +96,8 @@ public final class FolderCatalog implements LakeCatalog {
 
   /** The operations of the table folder at a path (which may not hold a table yet). */
   public FolderTableOperations operations(List<String> path) {
-    return new FolderTableOperations(tableLocation(path), folder(path), io);
+    return new FolderTableOperations(
+        tableLocation(path), folder(path), io, String.join(".", path));
   }
 
   @Override
@@ -100,6 +106,12 @@ public final class FolderCatalog implements LakeCatalog {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
+    if (!io.sandbox().contains(folder(path))) {
+      throw FloeError.OUTSIDE_LAKE.error(
+          "create table " + String.join(".", path), folder(path), rootPath);
+    }
+    io.sandbox().checkProperties("create table " + String.join(".", path), properties);
+    TablePropertyRules.check(properties);
     FolderTableOperations ops = operations(path);
     TableMetadata metadata =
         TableMetadata.newTableMetadata(
@@ -109,15 +121,32 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public void dropTable(List<String> path, boolean purge) {
+    drop(path, purge);
+  }
+
+  /**
+   * Drops a table: deletes its folder and, with {@code purge}, every file its metadata references
+   * under the root. Files outside the root are never deleted.
+   *
+   * @return the referenced files left in place because they lie outside the root
+   */
+  public List<String> drop(List<String> path, boolean purge) {
+    if (!tableExists(path)) {
+      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
+    }
     FolderTableOperations ops = operations(path);
     TableMetadata metadata = ops.current();
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
+    List<String> left = List.of();
     if (purge) {
-      CatalogUtil.dropTableData(io, metadata);
+      SandboxedDeletes deletes = new SandboxedDeletes(io);
+      CatalogUtil.dropTableData(deletes, metadata);
+      left = deletes.left();
     }
     deleteTree(ops.folder());
+    return left;
   }
 
   @Override
@@ -176,21 +205,27 @@ public final class FolderCatalog implements LakeCatalog {
     return path;
   }
 
-  private static List<Path> children(Path folder) {
-    if (!Files.isDirectory(folder)) {
+  /**
+   * The folders in a folder that may hold tables or schemas: hidden folders, unreadable ones and
+   * symbolic links leading out of the root are skipped, so no folder a statement does not need
+   * can make it fail.
+   */
+  private List<Path> children(Path folder) {
+    if (!Files.isDirectory(folder) || !io.sandbox().contains(folder)) {
       return List.of();
     }
     try (Stream<Path> list = Files.list(folder)) {
-      return list.filter(Files::isDirectory)
-          .filter(p -> !p.getFileName().toString().startsWith("."))
+      return list.filter(p -> !p.getFileName().toString().startsWith("."))
+          .filter(Files::isDirectory)
+          .filter(p -> !Files.isSymbolicLink(p) || io.sandbox().contains(p))
           .sorted()
           .toList();
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException | SecurityException e) {
       return List.of();
     }
   }
 
-  private static boolean holdsTable(Path folder, int depth) {
+  private boolean holdsTable(Path folder, int depth) {
     if (depth <= 0) {
       return false;
     }

@@ -1,5 +1,6 @@
 package dev.floe.storage;
 
+import dev.floe.error.FloeError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,10 +33,23 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * Iceberg's {@link FileIO} over the local file system with java.nio, no Hadoop. Opens a location
  * in any spelling other engines write ({@code /x}, {@code file:/x}, {@code file:///x}, raw spaces,
  * percent-escapes); every file it writes is forced to disk when closed, so a commit that follows
- * is durable. Thread-safe.
+ * is durable. It creates and deletes files only under its {@link Sandbox}'s root, and reads
+ * anywhere. Thread-safe.
  */
 public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
   private static final long serialVersionUID = 1L;
+
+  private final transient Sandbox sandbox;
+
+  /** A FileIO that writes and deletes only under the sandbox's root; it reads anywhere. */
+  public LocalFileIO(Sandbox sandbox) {
+    this.sandbox = sandbox;
+  }
+
+  /** The sandbox every write and delete is checked against. */
+  public Sandbox sandbox() {
+    return sandbox;
+  }
 
   @Override
   public InputFile newInputFile(String location) {
@@ -49,13 +63,21 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutputFile(location, toPath(location));
+    Path path = toPath(location);
+    if (!sandbox.contains(path)) {
+      throw FloeError.OUTSIDE_LAKE.error("write " + location, location, sandbox.root());
+    }
+    return new LocalOutputFile(location, path);
   }
 
   @Override
   public void deleteFile(String location) {
+    Path path = toPath(location);
+    if (!sandbox.contains(path)) {
+      throw FloeError.OUTSIDE_LAKE.error("delete " + location, location, sandbox.root());
+    }
     try {
-      Files.deleteIfExists(toPath(location));
+      Files.deleteIfExists(path);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + location, e);
     }
