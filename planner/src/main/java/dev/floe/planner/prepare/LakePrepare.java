@@ -198,7 +198,11 @@ public class LakePrepare extends CalcitePrepareImpl {
     protected SqlValidator createSqlValidator(
         Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
       return super.createSqlValidator(
-          reader == calciteReader ? catalogReader : reader, configTransform);
+          reader == calciteReader ? catalogReader : reader,
+          config ->
+              configTransform
+                  .apply(config)
+                  .withConformance(AssignmentCheck.exactInsert(config.conformance())));
     }
 
     @Override
@@ -358,6 +362,10 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
       query.accept(SubMillisecondCheck.INSTANCE);
+      if (query instanceof org.apache.calcite.sql.SqlInsert) {
+        AssignmentCheck.checkInsert(
+            (org.apache.calcite.sql.SqlInsert) query, validator, catalogReader);
+      }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
@@ -373,6 +381,10 @@ public class LakePrepare extends CalcitePrepareImpl {
       LakeTable lake = modify.getTable().unwrap(LakeTable.class);
       if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
         return root;
+      }
+      if (modify.getOperation() == TableModify.Operation.UPDATE) {
+        AssignmentCheck.checkUpdate(
+            modify.getTable(), modify.getUpdateColumnList(), modify.getSourceExpressionList());
       }
       return root.withRel(
           LakeTableModify.create(
