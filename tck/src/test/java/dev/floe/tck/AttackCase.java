@@ -112,7 +112,13 @@ final class AttackCase {
 
   void run(Path folder) throws Throwable {
     AttackLake lake = new AttackLake(Files.createDirectories(folder));
-    setup.run(lake);
+    try {
+      setup.run(lake);
+    } catch (Throwable t) {
+      System.out.printf("[%s] %s%n    setup failed: %s%n", category, input, t);
+      count(false);
+      throw t;
+    }
     TreeMap<String, String> before = lake.listing();
     Throwable failure = null;
     try {
@@ -142,11 +148,15 @@ final class AttackCase {
       judge(lake, failure, before, after);
       passed = true;
     } finally {
-      AtomicInteger[] counts =
-          OUTCOMES.computeIfAbsent(
-              category, c -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()});
-      counts[passed ? 0 : 1].incrementAndGet();
+      count(passed);
     }
+  }
+
+  private void count(boolean passed) {
+    AtomicInteger[] counts =
+        OUTCOMES.computeIfAbsent(
+            category, c -> new AtomicInteger[] {new AtomicInteger(), new AtomicInteger()});
+    counts[passed ? 0 : 1].incrementAndGet();
   }
 
   private void judge(

@@ -1,21 +1,13 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.planner.write.Assignability;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
-import org.apache.calcite.sql.validate.SqlValidator;
 
 /**
  * The plan-time half of SQL assignment: an INSERT without a column list gives a value for every
@@ -39,38 +31,10 @@ final class AssignmentCheck {
     };
   }
 
-  /** Checks the column types of a validated INSERT against the types of its values. */
-  static void checkInsert(SqlInsert insert, SqlValidator validator, Prepare.CatalogReader reader) {
-    SqlNode target = insert.getTargetTable();
-    if (target instanceof SqlBasicCall && target.getKind() == SqlKind.EXTEND) {
-      target = ((SqlBasicCall) target).operand(0);
-    }
-    if (!(target instanceof SqlIdentifier)) {
-      return;
-    }
-    RelOptTable table = reader.getTable(((SqlIdentifier) target).names);
-    if (table == null) {
-      return;
-    }
-    RelDataType tableType = table.getRowType();
-    List<RelDataTypeField> columns = new ArrayList<>();
-    if (insert.getTargetColumnList() == null) {
-      columns.addAll(tableType.getFieldList());
-    } else {
-      for (SqlNode column : insert.getTargetColumnList()) {
-        if (!(column instanceof SqlIdentifier)) {
-          return;
-        }
-        RelDataTypeField field =
-            tableType.getField(((SqlIdentifier) column).getSimple(), false, false);
-        if (field == null) {
-          return;
-        }
-        columns.add(field);
-      }
-    }
-    RelDataType source = validator.getValidatedNodeType(insert.getSource());
-    List<RelDataTypeField> values = source.getFieldList();
+  /** Checks the values an INSERT gives each column (its input row) against the column types. */
+  static void checkInsert(RelOptTable table, RelDataType input) {
+    List<RelDataTypeField> columns = table.getRowType().getFieldList();
+    List<RelDataTypeField> values = input.getFieldList();
     for (int i = 0; i < columns.size() && i < values.size(); i++) {
       Assignability.check(
           columns.get(i).getName(),

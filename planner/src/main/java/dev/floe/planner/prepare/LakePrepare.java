@@ -199,10 +199,12 @@ public class LakePrepare extends CalcitePrepareImpl {
         Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
       return super.createSqlValidator(
           reader == calciteReader ? catalogReader : reader,
-          config ->
-              configTransform
-                  .apply(config)
-                  .withConformance(AssignmentCheck.exactInsert(config.conformance())));
+          config -> {
+            SqlValidator.Config transformed = configTransform.apply(config);
+            return transformed
+                .withConformance(AssignmentCheck.exactInsert(transformed.conformance()))
+                .withTypeCoercionFactory(AssignmentCoercion::new);
+          });
     }
 
     @Override
@@ -362,10 +364,6 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
       query.accept(SubMillisecondCheck.INSTANCE);
-      if (query instanceof org.apache.calcite.sql.SqlInsert) {
-        AssignmentCheck.checkInsert(
-            (org.apache.calcite.sql.SqlInsert) query, validator, catalogReader);
-      }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
@@ -379,6 +377,9 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       LogicalTableModify modify = (LogicalTableModify) root.rel;
       LakeTable lake = modify.getTable().unwrap(LakeTable.class);
+      if (lake != null && modify.getOperation() == TableModify.Operation.INSERT) {
+        AssignmentCheck.checkInsert(modify.getTable(), modify.getInput().getRowType());
+      }
       if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
         return root;
       }
