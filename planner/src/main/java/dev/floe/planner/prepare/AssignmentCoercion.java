@@ -1,5 +1,6 @@
 package dev.floe.planner.prepare;
 
+import dev.floe.planner.write.Assignability;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -13,12 +14,11 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Calcite's implicit coercion, except for the values of an INSERT or UPDATE that Floe's own
- * assignment converts when it writes them: a number into a numeric column (Calcite's cast would
- * cut {@code 999.999} to {@code 999.99} where SQL rounds and then refuses), a string into a
- * DATE, TIME or TIMESTAMP column (parsed, 22007 naming the column when bad), and the pairs SQL
- * never assigns (a number into a date: 42804, reported by {@link AssignmentCheck}). Those values
- * keep their own type; every other value is cast as Calcite does.
+ * Calcite's implicit coercion of the values of an INSERT or UPDATE, with SQL's assignment rules:
+ * a pair of types SQL never assigns (a number into a date) is refused here, at validation (42804,
+ * naming the column and both types), and a number into a numeric column keeps its own type, so
+ * that Floe's assignment rounds it half up to the column's scale and refuses it if it does not
+ * fit (22003) instead of a cast cutting it. Every other value is cast as Calcite does.
  */
 final class AssignmentCoercion extends TypeCoercionImpl {
   AssignmentCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -41,6 +41,10 @@ final class AssignmentCoercion extends TypeCoercionImpl {
     for (int i = 0; i < targets.size(); i++) {
       RelDataType source = sources.get(i).getType();
       RelDataType target = targets.get(i).getType();
+      Assignability.check(
+          targets.get(i).getName(),
+          source.getSqlTypeName().name(),
+          target.getSqlTypeName().name());
       if (assignedWhenWritten(source, target)) {
         adjusted.add(targets.get(i).getName(), source);
         kept = true;
@@ -60,20 +64,9 @@ final class AssignmentCoercion extends TypeCoercionImpl {
 
   /** Whether Floe's assignment, not a cast, converts a value of this type for this column. */
   static boolean assignedWhenWritten(RelDataType source, RelDataType target) {
-    if (source.getSqlTypeName() == SqlTypeName.NULL
-        || SqlTypeUtil.equalSansNullability(source, target)) {
-      return false;
-    }
-    boolean sourceNumeric = SqlTypeUtil.isNumeric(source);
-    boolean sourceBoolean = SqlTypeUtil.isBoolean(source);
-    boolean targetNumeric = SqlTypeUtil.isNumeric(target);
-    boolean targetDatetime = SqlTypeUtil.isDatetime(target);
-    SqlTypeName name = target.getSqlTypeName();
-    return (sourceNumeric && (targetNumeric || targetDatetime || SqlTypeUtil.isBoolean(target)))
-        || (sourceBoolean && (targetNumeric || targetDatetime))
-        || (SqlTypeUtil.isCharacter(source)
-            && (name == SqlTypeName.DATE
-                || name == SqlTypeName.TIME
-                || name == SqlTypeName.TIMESTAMP));
+    return source.getSqlTypeName() != SqlTypeName.NULL
+        && !SqlTypeUtil.equalSansNullability(source, target)
+        && SqlTypeUtil.isNumeric(source)
+        && SqlTypeUtil.isNumeric(target);
   }
 }
