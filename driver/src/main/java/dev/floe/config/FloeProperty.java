@@ -1,0 +1,204 @@
+package dev.floe.config;
+
+import dev.floe.error.FloeError;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every connection property Floe understands, with its meaning and default. They may come in the
+ * URL ({@code jdbc:floe:/lake?readOnly=true}) or in {@link Properties}; a key given in both takes
+ * the URL's value. The README's table of properties is written from this enum, and so is {@link
+ * java.sql.Driver#getPropertyInfo}.
+ */
+public enum FloeProperty {
+  /** Session time zone. */
+  TIME_ZONE(
+      "timeZone",
+      "UTC",
+      false,
+      "Session time zone (an IANA name such as Europe/Paris): how TIMESTAMP WITH LOCAL TIME ZONE"
+          + " values are shown and how plain timestamps compare with them."),
+  /** Refuse every write. */
+  READ_ONLY(
+      "readOnly", "false", false, "true: every INSERT, DELETE, UPDATE and DDL is refused (25006)."),
+  /** Create the root folder if missing. */
+  CREATE(
+      "create",
+      "false",
+      false,
+      "true: create the root folder if it does not exist; false: a missing root is an error (08001)."),
+  /** Files read at once per scan. */
+  SCAN_THREADS(
+      "scanThreads",
+      "",
+      false,
+      "How many data files (or row-group ranges of large files) one query reads at once. Default: the number of available processors."),
+  /** S3 endpoint. */
+  S3_ENDPOINT("s3.endpoint", "", false, "S3 endpoint URL, for S3-compatible stores."),
+  /** S3 path-style addressing. */
+  S3_PATH_STYLE_ACCESS(
+      "s3.path-style-access", "false", false, "true: address buckets by path, not by host name."),
+  /** S3 access key. */
+  S3_ACCESS_KEY_ID("s3.access-key-id", "", true, "S3 access key id."),
+  /** S3 secret key. */
+  S3_SECRET_ACCESS_KEY("s3.secret-access-key", "", true, "S3 secret access key."),
+  /** S3 session token. */
+  S3_SESSION_TOKEN("s3.session-token", "", true, "S3 session token, for temporary credentials."),
+  /** AWS region. */
+  CLIENT_REGION("client.region", "", false, "AWS region of the bucket."),
+  /** Single-writer mode on stores without conditional writes. */
+  S3_SINGLE_WRITER(
+      "s3.single-writer",
+      "false",
+      false,
+      "true: allow commits on an S3 store that does not honour conditional PUT; the user"
+          + " guarantees that only one writer commits at a time.");
+
+  private final String key;
+  private final String defaultValue;
+  private final boolean secret;
+  private final String description;
+
+  FloeProperty(String key, String defaultValue, boolean secret, String description) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.secret = secret;
+    this.description = description;
+  }
+
+  /** The property's name, as written in URLs and Properties. */
+  public String key() {
+    return key;
+  }
+
+  /** The default, or "" when there is none. */
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  /** Whether the value is a credential that must never be shown. */
+  public boolean secret() {
+    return secret;
+  }
+
+  /** What the property means. */
+  public String description() {
+    return description;
+  }
+
+  /** The value in a set of properties, or the default. */
+  public String in(Properties properties) {
+    String value = properties.getProperty(key);
+    return value == null ? defaultValue : value;
+  }
+
+  /** The boolean value in a set of properties. */
+  public boolean isTrue(Properties properties) {
+    return in(properties).trim().toLowerCase(Locale.ROOT).equals("true");
+  }
+
+  /** The largest accepted {@code scanThreads}. */
+  public static final int MAX_SCAN_THREADS = 1024;
+
+  private static final String MASK = "****";
+
+  /**
+   * Checks every property Floe gives a meaning to, before anything is created: a boolean is
+   * {@code true} or {@code false} (any case), {@code scanThreads} a whole number from 1 to {@value
+   * #MAX_SCAN_THREADS}, {@code timeZone} an IANA zone name or offset.
+   *
+   * @throws dev.floe.error.FloeException INVALID_PROPERTY naming the property and the accepted
+   *     values
+   */
+  public static void validate(Properties properties) {
+    for (FloeProperty p : values()) {
+      String value = properties.getProperty(p.key);
+      if (value != null) {
+        p.check(value);
+      }
+    }
+  }
+
+  private void check(String value) {
+    String accepted = null;
+    if (defaultValue.equals("true") || defaultValue.equals("false")) {
+      String v = value.trim().toLowerCase(Locale.ROOT);
+      if (!v.equals("true") && !v.equals("false")) {
+        accepted = "true or false";
+      }
+    } else if (this == SCAN_THREADS) {
+      if (!value.isBlank()) {
+        try {
+          int n = Integer.parseInt(value.trim());
+          if (n < 1 || n > MAX_SCAN_THREADS) {
+            accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
+          }
+        } catch (NumberFormatException e) {
+          accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
+        }
+      }
+    } else if (this == TIME_ZONE) {
+      try {
+        ZoneId.of(value.trim());
+      } catch (DateTimeException e) {
+        accepted = "an IANA time zone name such as Europe/Paris, or an offset such as +02:00";
+      }
+    }
+    if (accepted != null) {
+      throw FloeError.INVALID_PROPERTY.error(
+          key + "=" + (secret ? MASK : "'" + value + "'"), "the accepted values are " + accepted);
+    }
+  }
+
+  /** The session time zone of validated properties. */
+  public static ZoneId timeZone(Properties properties) {
+    return ZoneId.of(TIME_ZONE.in(properties).trim());
+  }
+
+  private static final Pattern SECRET_IN_TEXT = secretPattern();
+
+  private static Pattern secretPattern() {
+    StringBuilder keys = new StringBuilder();
+    for (FloeProperty p : values()) {
+      if (p.secret) {
+        keys.append(keys.length() == 0 ? "" : "|").append(Pattern.quote(p.key));
+      }
+    }
+    return Pattern.compile("(?i)((?:" + keys + ")\\s*[=:]\\s*)[^&?;,\\s'\"]*");
+  }
+
+  /**
+   * Text with every secret hidden: the value after any secret property's key ({@code
+   * s3.secret-access-key=...}, however the URL around it is malformed) and every secret value given
+   * in the properties, wherever it appears.
+   */
+  public static String mask(String text, Properties properties) {
+    if (text == null) {
+      return null;
+    }
+    String masked = SECRET_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
+    if (properties != null) {
+      for (FloeProperty p : values()) {
+        String value = properties.getProperty(p.key);
+        if (p.secret && value != null && !value.isEmpty()) {
+          masked = masked.replace(value, MASK);
+        }
+      }
+    }
+    return masked;
+  }
+
+  /** The property with a key, or null. */
+  public static FloeProperty byKey(String key) {
+    for (FloeProperty p : values()) {
+      if (p.key.equals(key)) {
+        return p;
+      }
+    }
+    return null;
+  }
+}
