@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -42,6 +43,7 @@ import org.apache.iceberg.types.Types;
  */
 public final class Ddl {
   private final CommandContext connection;
+  private SQLWarning warning;
 
   public Ddl(CommandContext connection) {
     this.connection = connection;
@@ -173,7 +175,26 @@ public final class Ddl {
       throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, drop.name().toString());
     }
     checkNoPendingChange(path, "drop");
-    catalog().dropTable(path, drop.purge());
+    List<String> left = session().folders().drop(path, drop.purge());
+    if (!left.isEmpty()) {
+      warning =
+          new SQLWarning(
+              FloeError.FILES_LEFT_OUTSIDE.format(
+                  String.join(".", path),
+                  left.size()
+                      + " referenced files outside the lake root in place (Floe never deletes"
+                      + " outside it): "
+                      + String.join(", ", left.subList(0, Math.min(5, left.size())))
+                      + (left.size() > 5 ? ", ..." : "")),
+              FloeError.FILES_LEFT_OUTSIDE.sqlState());
+    }
+  }
+
+  /** The warning of the last statement run, or null; reading it clears it. */
+  public SQLWarning takeWarning() {
+    SQLWarning taken = warning;
+    warning = null;
+    return taken;
   }
 
   private void alter(DdlParser.AlterTable alter) throws SQLException {

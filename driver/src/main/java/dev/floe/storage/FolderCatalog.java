@@ -90,6 +90,9 @@ public final class FolderCatalog implements LakeCatalog {
     if (path.isEmpty()) {
       throw new IllegalArgumentException("Cannot delete the lake root");
     }
+    if (!io.sandbox().contains(folder(path))) {
+      throw FloeError.OUTSIDE_LAKE.error("delete folder", folder(path), rootPath);
+    }
     deleteTree(folder(path));
   }
 

@@ -35,6 +35,8 @@ public enum FloeError {
   NAME_TAKEN("42S01", "Cannot create %s: %s"),
   /** ALTER TABLE ADD COLUMN of a column that exists. */
   COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
+  /** A warning: DROP TABLE ... PURGE left files outside the lake root in place. */
+  FILES_LEFT_OUTSIDE("01000", "Dropped table %s, leaving %s"),
   /** A file or folder a statement would create, write or delete outside the lake root. */
   OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
   /** The SQL text does not parse. */
