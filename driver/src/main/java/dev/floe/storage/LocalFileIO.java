@@ -77,9 +77,30 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
       throw FloeError.OUTSIDE_LAKE.error("delete " + location, location, sandbox.root());
     }
     try {
-      Files.deleteIfExists(path);
+      if (Files.deleteIfExists(path)) {
+        removeEmptyFolders(path.getParent());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + location, e);
+    }
+  }
+
+  /**
+   * Removes a folder a deleted file leaves empty, and its parents likewise, up to the table folder
+   * (the one holding {@code metadata/}) or the root: a failed statement or a rollback leaves no
+   * empty partition folder behind.
+   */
+  private void removeEmptyFolders(Path folder) {
+    Path root = sandbox.root();
+    for (Path p = folder; p != null && !p.equals(root) && sandbox.contains(p); p = p.getParent()) {
+      if (Files.exists(p.resolve("metadata"))) {
+        return;
+      }
+      try {
+        Files.delete(p);
+      } catch (IOException notEmptyOrGone) {
+        return;
+      }
     }
   }
 
@@ -277,11 +298,17 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
     private PositionOutputStream open(StandardOpenOption... options) {
       try {
-        Files.createDirectories(path.getParent());
         List<StandardOpenOption> all = new ArrayList<>(List.of(options));
         all.add(StandardOpenOption.WRITE);
-        return new ChannelOutputStream(
-            FileChannel.open(path, all.toArray(new StandardOpenOption[0])));
+        StandardOpenOption[] opening = all.toArray(new StandardOpenOption[0]);
+        Files.createDirectories(path.getParent());
+        try {
+          return new ChannelOutputStream(FileChannel.open(path, opening));
+        } catch (NoSuchFileException emptiedMeanwhile) {
+          // Another statement's cleanup removed the folder as it became empty: create it again.
+          Files.createDirectories(path.getParent());
+          return new ChannelOutputStream(FileChannel.open(path, opening));
+        }
       } catch (FileAlreadyExistsException e) {
         throw new AlreadyExistsException(e, "File already exists: %s", location);
       } catch (IOException e) {

@@ -459,14 +459,11 @@ class AttackCorpusTest {
     Files.writeString(metadata, json.replace(from, to));
   }
 
+  /** A table written by Floe whose metadata is then edited to carry a path property. */
   private static AttackCase.Step plantTableWithProperty(String property) {
     return l -> {
-      Schema schema = new Schema(NestedField.optional(1, "a", IntegerType.get()));
-      ReferenceWriter.create(
-          l.root.resolve("dp"),
-          schema,
-          PartitionSpec.unpartitioned(),
-          Map.of(TableProperties.FORMAT_VERSION, "2", property, l.outside.toString()));
+      l.sql("CREATE TABLE dp (a INT)");
+      editMetadata(l, "dp", "\"properties\":{", "\"properties\":{\"" + property + "\":\"" + l.outside + "\",");
     };
   }
 
@@ -531,13 +528,13 @@ class AttackCorpusTest {
     cases.add(
         sandboxCase("INSERT INTO t VALUES (2), t's metadata location planted outside the lake")
             .setup("CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1)")
-            .setup(l -> editMetadata(l, "t", "\"location\" : \"", "\"location\" : \"" + l.outside + "/"))
+            .setup(l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
             .attack(l -> l.sql("INSERT INTO t VALUES (2)"))
             .fails("42602", "t"));
     cases.add(
         sandboxCase("SELECT a FROM t, t's metadata location planted outside the lake (read allowed)")
             .setup("CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1)")
-            .setup(l -> editMetadata(l, "t", "\"location\" : \"", "\"location\" : \"" + l.outside + "/"))
+            .setup(l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
             .attack(l -> assertThat(l.rows("SELECT a FROM t")).containsExactly("1"))
             .succeedsWithoutChange(l -> {}));
     cases.add(
@@ -702,11 +699,11 @@ class AttackCorpusTest {
             .neverShows(SECRET));
     cases.add(
         connecting(
-                "jdbc:floe:<lake>?s3.secret-access-key=" + SECRET + "?create=true",
-                "?s3.secret-access-key=" + SECRET + "?create=true",
+                "jdbc:floe:<lake>?s3.secret-access-key=" + SECRET + "?create=true&readOnly=bad",
+                "?s3.secret-access-key=" + SECRET + "?create=true&readOnly=bad",
                 false)
             .neverShows(SECRET)
-            .fails("08001"));
+            .fails("22023", "readOnly"));
     Properties secretProps = new Properties();
     secretProps.setProperty("s3.secret-access-key", SECRET);
     secretProps.setProperty("scanThreads", "abc");
@@ -727,7 +724,7 @@ class AttackCorpusTest {
             .fails("22023", "create"));
     cases.add(
         connecting("jdbc:floe:<missing>?create=1", "?create=1", true).fails("22023", "create"));
-    for (String bad : List.of("-1", "0", "abc", "99999999999", "")) {
+    for (String bad : List.of("-1", "0", "abc", "99999999999", "1.5")) {
       cases.add(
           connecting(
                   "jdbc:floe:<missing>?create=true&scanThreads=" + bad,

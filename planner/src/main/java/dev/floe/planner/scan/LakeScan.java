@@ -164,7 +164,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           try {
             has = rows.hasNext();
           } catch (RuntimeException e) {
-            throw Failures.translate(e, tasks.get(next - 1).file().location());
+            throw Failures.translate(e, tasks.get(next - 1));
           }
           if (has) {
             current = rows.next();
@@ -184,7 +184,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           open = reader.open(task);
           rows = open.iterator();
         } catch (RuntimeException e) {
-          throw Failures.translate(e, task.file().location());
+          throw Failures.translate(e, task);
         }
       }
     }
@@ -290,7 +290,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         // Only once the file is closed: a reader that has taken the last row finds no file open.
         put(queue, Batch.END);
       } catch (Throwable e) {
-        put(queue, new Batch(null, 0, Failures.translate(e, task.file().location())));
+        put(queue, new Batch(null, 0, Failures.translate(e, task)));
       }
     }
 
@@ -418,6 +418,56 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   /** Keeps a {@link FloeException} as it is; files that cannot be read become IO errors. */
   static final class Failures {
     private Failures() {}
+
+    /**
+     * The failure of reading a task: it names the delete file that is missing, truncated or
+     * unreadable, with the data file it applies to, or else the data file.
+     */
+    static RuntimeException translate(Throwable e, org.apache.iceberg.FileScanTask task) {
+      if (e instanceof FloeException) {
+        return (FloeException) e;
+      }
+      for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
+        if (mentions(e, delete.location()) || damaged(delete)) {
+          String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+          return FloeError.IO.error(
+              e,
+              delete.location(),
+              "the delete file applying to data file "
+                  + task.file().location()
+                  + " cannot be read: "
+                  + message);
+        }
+      }
+      return translate(e, task.file().location());
+    }
+
+    private static boolean mentions(Throwable e, String location) {
+      String name = location.substring(location.lastIndexOf('/') + 1);
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (String.valueOf(t.getMessage()).contains(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Whether a local delete file is missing or of another size than its metadata records. */
+    private static boolean damaged(org.apache.iceberg.DeleteFile delete) {
+      String location = delete.location();
+      if (location.contains("://") && !location.startsWith("file://")) {
+        return false;
+      }
+      try {
+        java.nio.file.Path path =
+            java.nio.file.Path.of(
+                location.startsWith("file:") ? java.net.URI.create(location).getPath() : location);
+        return !java.nio.file.Files.exists(path)
+            || java.nio.file.Files.size(path) != delete.fileSizeInBytes();
+      } catch (java.io.IOException | RuntimeException unknown) {
+        return false;
+      }
+    }
 
     static RuntimeException translate(Throwable e, String what) {
       if (e instanceof FloeException) {

@@ -30,6 +30,18 @@ public final class ParameterAssigner {
         || jdbcType == Types.TIMESTAMP_WITH_TIMEZONE) {
       Assignability.check(
           name, ValueAssigner.jdbcTypeName(value), jdbcType == Types.TIME ? "TIME" : "TIMESTAMP");
+      if (value instanceof String && jdbcType != Types.TIMESTAMP_WITH_TIMEZONE) {
+        // Text is parsed as the column's type would parse it (22007 when it is not a value).
+        Type type =
+            jdbcType == Types.TIME
+                ? org.apache.iceberg.types.Types.TimeType.get()
+                : org.apache.iceberg.types.Types.TimestampType.withoutZone();
+        new ValueAssigner(
+                name,
+                org.apache.iceberg.types.Types.NestedField.optional(1, name, type),
+                WritePlan.SourceType.JDBC)
+            .assign(value);
+      }
       return value;
     }
     Type type = icebergType(jdbcType, precision, scale);

@@ -58,7 +58,9 @@ final class ValueAssigner {
     }
     if (source == WritePlan.SourceType.JDBC) {
       Assignability.check(column, jdbcTypeName(value), sqlTypeName(field.type()));
-      if (!convertible(value)) {
+      if (!convertible(value)
+          || (!field.type().isNestedType()
+              && (value instanceof List || value instanceof Map || value instanceof Object[]))) {
         throw FloeError.PARAMETER_TYPE.error(
             "for " + column,
             "a " + value.getClass().getName() + " cannot be converted to " + field.type());
