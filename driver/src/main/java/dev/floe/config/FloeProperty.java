@@ -36,7 +36,8 @@ public enum FloeProperty {
       "scanThreads",
       "",
       false,
-      "How many data files (or row-group ranges of large files) one query reads at once. Default: the number of available processors."),
+      "How many data files (or row-group ranges of large files) one query reads at once, from 1 to"
+          + " 1024. Default: the number of available processors."),
   /** S3 endpoint. */
   S3_ENDPOINT("s3.endpoint", "", false, "S3 endpoint URL, for S3-compatible stores."),
   /** S3 path-style addressing. */
@@ -180,7 +181,8 @@ public enum FloeProperty {
     if (text == null) {
       return null;
     }
-    String masked = SECRET_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
+    String masked =
+        SECRET_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
     if (properties != null) {
       for (FloeProperty p : values()) {
         String value = properties.getProperty(p.key);
