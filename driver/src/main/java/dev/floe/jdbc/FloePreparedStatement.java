@@ -247,8 +247,10 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private void bind(int index, Object value, Binding binding) throws SQLException {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
-      throw SqlErrors.create(
-          "07009", "Cannot set parameter " + index + ": there are " + (bindings.length - 1), null);
+      throw SqlErrors.of(
+          FloeError.INVALID_INDEX,
+          "set parameter " + index,
+          "there are " + (bindings.length - 1));
     }
     if (fast == null && value != null) {
       // The parameter's value, assigned to the parameter's type as any written value is; a plain

@@ -9,6 +9,14 @@ import java.util.Locale;
  * into the right {@link java.sql.SQLException} subclass at one boundary.
  */
 public enum FloeError {
+  /** A warning added to a connection's chain; the statement succeeded. */
+  WARNING("01000", "%s"),
+  /** A column or parameter index outside the statement's or result's range. */
+  INVALID_INDEX("07009", "Cannot %s: %s"),
+  /** A JDBC call with an argument it does not accept (a negative limit, a null executor). */
+  INVALID_ARGUMENT("HY024", "Cannot %s: %s"),
+  /** A failure Floe did not foresee: a defect in Floe, never a consequence of user input. */
+  INTERNAL("HY000", "Internal error: %s"),
   /** The location cannot be opened: missing root, bad URL, unreachable store. */
   CANNOT_OPEN("08001", "Cannot open %s: %s"),
   /** The connection, statement or result set is closed. */
@@ -35,8 +43,6 @@ public enum FloeError {
   NAME_TAKEN("42S01", "Cannot create %s: %s"),
   /** ALTER TABLE ADD COLUMN of a column that exists. */
   COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
-  /** A warning: DROP TABLE ... PURGE left files outside the lake root in place. */
-  FILES_LEFT_OUTSIDE("01000", "Dropped table %s, leaving %s"),
   /** A file or folder a statement would create, write or delete outside the lake root. */
   OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
   /** The SQL text does not parse. */
