@@ -103,14 +103,11 @@ public final class FloeConnector {
     }
     FolderCatalog catalog;
     try {
-      boolean create = FloeProperty.CREATE.isTrue(properties);
-      if (create
-          && FloeProperty.READ_ONLY.isTrue(properties)
-          && !java.nio.file.Files.exists(location.localPath())) {
-        throw FloeError.CANNOT_OPEN.error(
-            location, "the folder does not exist, and a read-only connection creates nothing");
-      }
-      catalog = FolderCatalog.open(location, create);
+      catalog =
+          FolderCatalog.open(
+              location,
+              FloeProperty.CREATE.isTrue(properties),
+              FloeProperty.READ_ONLY.isTrue(properties));
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }

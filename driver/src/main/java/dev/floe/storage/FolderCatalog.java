@@ -45,6 +45,14 @@ public final class FolderCatalog implements LakeCatalog {
    * @throws dev.floe.error.FloeException CANNOT_OPEN when the root is missing or not a folder
    */
   public static FolderCatalog open(LakeLocation location, boolean create) {
+    return open(location, create, false);
+  }
+
+  /**
+   * As {@link #open(LakeLocation, boolean)}; a read-only connection never creates the root, even
+   * with {@code create}.
+   */
+  public static FolderCatalog open(LakeLocation location, boolean create, boolean readOnly) {
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
       if (Files.exists(root)) {
@@ -53,6 +61,10 @@ public final class FolderCatalog implements LakeCatalog {
       if (!create) {
         throw FloeError.CANNOT_OPEN.error(
             location, "the folder does not exist (set create=true to create it)");
+      }
+      if (readOnly) {
+        throw FloeError.CANNOT_OPEN.error(
+            location, "the folder does not exist, and a read-only connection creates nothing");
       }
       try {
         Files.createDirectories(root);

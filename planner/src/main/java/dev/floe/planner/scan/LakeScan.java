@@ -164,7 +164,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           try {
             has = rows.hasNext();
           } catch (RuntimeException e) {
-            throw Failures.translate(e, tasks.get(next - 1));
+            throw Failures.translate(e, tasks.get(next - 1), reader.io());
           }
           if (has) {
             current = rows.next();
@@ -184,7 +184,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           open = reader.open(task);
           rows = open.iterator();
         } catch (RuntimeException e) {
-          throw Failures.translate(e, task);
+          throw Failures.translate(e, task, reader.io());
         }
       }
     }
@@ -290,7 +290,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         // Only once the file is closed: a reader that has taken the last row finds no file open.
         put(queue, Batch.END);
       } catch (Throwable e) {
-        put(queue, new Batch(null, 0, Failures.translate(e, task)));
+        put(queue, new Batch(null, 0, Failures.translate(e, task, reader.io())));
       }
     }
 
@@ -423,12 +423,13 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
      * The failure of reading a task: it names the delete file that is missing, truncated or
      * unreadable, with the data file it applies to, or else the data file.
      */
-    static RuntimeException translate(Throwable e, org.apache.iceberg.FileScanTask task) {
+    static RuntimeException translate(
+        Throwable e, org.apache.iceberg.FileScanTask task, org.apache.iceberg.io.FileIO io) {
       if (e instanceof FloeException) {
         return (FloeException) e;
       }
       for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
-        if (mentions(e, delete.location()) || damaged(delete)) {
+        if (mentions(e, delete.location()) || damaged(delete, io)) {
           String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
           return FloeError.IO.error(
               e,
@@ -452,19 +453,13 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       return false;
     }
 
-    /** Whether a local delete file is missing or of another size than its metadata records. */
-    private static boolean damaged(org.apache.iceberg.DeleteFile delete) {
-      String location = delete.location();
-      if (location.contains("://") && !location.startsWith("file://")) {
-        return false;
-      }
+    /** Whether a delete file is missing or of another size than its metadata records. */
+    private static boolean damaged(
+        org.apache.iceberg.DeleteFile delete, org.apache.iceberg.io.FileIO io) {
       try {
-        java.nio.file.Path path =
-            java.nio.file.Path.of(
-                location.startsWith("file:") ? java.net.URI.create(location).getPath() : location);
-        return !java.nio.file.Files.exists(path)
-            || java.nio.file.Files.size(path) != delete.fileSizeInBytes();
-      } catch (java.io.IOException | RuntimeException unknown) {
+        org.apache.iceberg.io.InputFile file = io.newInputFile(delete.location());
+        return !file.exists() || file.getLength() != delete.fileSizeInBytes();
+      } catch (RuntimeException unknown) {
         return false;
       }
     }
