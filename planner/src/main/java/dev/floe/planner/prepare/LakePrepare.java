@@ -358,6 +358,9 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
       query.accept(SubMillisecondCheck.INSTANCE);
+      if (needsValidation) {
+        TimeTravel.rewrite(query);
+      }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.

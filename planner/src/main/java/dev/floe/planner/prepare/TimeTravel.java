@@ -1,0 +1,161 @@
+package dev.floe.planner.prepare;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.spi.TableVersion;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDateLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSnapshot;
+import org.apache.calcite.sql.SqlTimestampLiteral;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Time travel, before validation: each {@code t FOR SYSTEM_TIME AS OF <time>} (and the version
+ * forms of Floe's grammar) in a FROM clause becomes a reference to the table at that version,
+ * named by the table's name followed by the clause ({@link TableVersion#appendTo}), aliased by the
+ * table's own name. The lake schema resolves such a name to the table pinned at that snapshot,
+ * with the snapshot's row type, so the same table may appear at two versions in one query and
+ * every later step (pushdown, pruning, deletes) works as for the current snapshot.
+ *
+ * <p>The version must be a literal: a TIMESTAMP, TIMESTAMP WITH LOCAL TIME ZONE or DATE (or a
+ * character literal cast to one), read in the session time zone.
+ */
+final class TimeTravel extends SqlBasicVisitor<Void> {
+  private static final DateTimeFormatter TEXT =
+      new DateTimeFormatterBuilder()
+          .appendPattern("uuuu-MM-dd[ HH:mm[:ss]]")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+          .optionalEnd()
+          .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
+          .toFormatter(Locale.ROOT);
+
+  private TimeTravel() {}
+
+  /** Rewrites every time travel in a statement in place. */
+  static void rewrite(SqlNode statement) {
+    statement.accept(new TimeTravel());
+  }
+
+  @Override
+  public Void visit(SqlCall call) {
+    if (call instanceof SqlSelect) {
+      SqlSelect select = (SqlSelect) call;
+      if (select.getFrom() != null) {
+        select.setFrom(replace(select.getFrom(), false));
+      }
+    } else if (call instanceof SqlJoin) {
+      SqlJoin join = (SqlJoin) call;
+      join.setLeft(replace(join.getLeft(), false));
+      join.setRight(replace(join.getRight(), false));
+    } else if (call.getKind() == SqlKind.AS) {
+      call.setOperand(0, replace(call.operand(0), true));
+    }
+    return super.visit(call);
+  }
+
+  /** A FROM item with its time travel resolved to a versioned table name. */
+  private static SqlNode replace(SqlNode from, boolean aliased) {
+    if (from.getKind() != SqlKind.SNAPSHOT) {
+      return from;
+    }
+    SqlSnapshot snapshot = (SqlSnapshot) from;
+    if (!(snapshot.getTableRef() instanceof SqlIdentifier)) {
+      throw FloeError.NOT_SUPPORTED.error(
+          "time travel on anything but a table (" + snapshot.getTableRef() + ")");
+    }
+    SqlIdentifier table = (SqlIdentifier) snapshot.getTableRef();
+    TableVersion version = timeOf(snapshot.getPeriod());
+    List<String> names = new ArrayList<>(table.names);
+    String last = names.get(names.size() - 1);
+    names.set(names.size() - 1, version.appendTo(last));
+    List<SqlParserPos> positions = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      positions.add(table.getComponentParserPosition(i));
+    }
+    SqlIdentifier versioned = new SqlIdentifier(names, null, table.getParserPosition(), positions);
+    if (aliased) {
+      return versioned;
+    }
+    SqlParserPos pos = snapshot.getParserPosition();
+    return new SqlBasicCall(
+        SqlStdOperatorTable.AS, List.of(versioned, new SqlIdentifier(last, pos)), pos);
+  }
+
+  /** The time a {@code FOR SYSTEM_TIME AS OF} (or {@code FOR TIMESTAMP AS OF}) names. */
+  static TableVersion timeOf(SqlNode period) {
+    if (period instanceof SqlTimestampLiteral) {
+      return TableVersion.at(parse(((SqlTimestampLiteral) period).getTimestamp().toString()));
+    }
+    if (period instanceof SqlDateLiteral) {
+      return TableVersion.at(
+          LocalDate.parse(
+                  ((SqlDateLiteral) period)
+                      .getValueAs(org.apache.calcite.util.DateString.class)
+                      .toString())
+              .atStartOfDay());
+    }
+    if (period.getKind() == SqlKind.CAST) {
+      SqlCall cast = (SqlCall) period;
+      SqlNode value = cast.operand(0);
+      SqlNode type = cast.operand(1);
+      if (value instanceof SqlLiteral
+          && ((SqlLiteral) value).getTypeName() == SqlTypeName.CHAR
+          && type instanceof SqlDataTypeSpec
+          && isTime((SqlDataTypeSpec) type)) {
+        return TableVersion.at(parse(((SqlLiteral) value).getValueAs(String.class).trim()));
+      }
+    }
+    if (period instanceof SqlNumericLiteral
+        || (period instanceof SqlLiteral && ((SqlLiteral) period).getTypeName() == SqlTypeName.CHAR)) {
+      throw FloeError.VALIDATION.error(
+          "FOR SYSTEM_TIME AS OF takes a TIMESTAMP or DATE, not "
+              + period
+              + "; a snapshot id, branch or tag is read with FOR VERSION AS OF "
+              + period);
+    }
+    throw FloeError.NOT_SUPPORTED.error(
+        "time travel to "
+            + period
+            + ": the time must be a TIMESTAMP, TIMESTAMP WITH LOCAL TIME ZONE or DATE literal");
+  }
+
+  private static boolean isTime(SqlDataTypeSpec spec) {
+    String name = spec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
+    return name.startsWith("TIMESTAMP") || name.equals("DATE");
+  }
+
+  private static LocalDateTime parse(String text) {
+    try {
+      return LocalDateTime.parse(text, TEXT);
+    } catch (DateTimeParseException e) {
+      throw FloeError.INVALID_DATETIME.error(e, "'" + text + "'", "it is not a date or timestamp");
+    }
+  }
+
+  /** Whether a name carries a version clause, for callers that refuse time travel. */
+  static boolean isVersioned(@Nullable String name) {
+    return name != null && TableVersion.split(name).version() != null;
+  }
+}
