@@ -29,7 +29,7 @@ record TableReference(String table, @Nullable String metadata, @Nullable TableVe
   }
 
   /** The metadata table named, or null when the name is not one (or names none). */
-  @Nullable MetadataScan.Kind kind() {
+  MetadataScan.@Nullable Kind kind() {
     return metadata == null ? null : MetadataScan.Kind.of(metadata);
   }
 

@@ -15,6 +15,10 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDateLiteral;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlMerge;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
@@ -60,6 +64,15 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
 
   @Override
   public Void visit(SqlCall call) {
+    SqlNode target = targetOf(call);
+    if (target != null && (target.getKind() == SqlKind.SNAPSHOT || isVersioned(target))) {
+      throw FloeError.NOT_SUPPORTED.error(
+          "time travel on the table a statement writes ("
+              + call.getKind()
+              + " "
+              + target
+              + "): a past version is read-only");
+    }
     if (call instanceof SqlSelect) {
       SqlSelect select = (SqlSelect) call;
       if (select.getFrom() != null) {
@@ -73,6 +86,29 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
       call.setOperand(0, replace(call.operand(0), true));
     }
     return super.visit(call);
+  }
+
+  /** The table a DML statement writes, or null for any other call. */
+  private static @Nullable SqlNode targetOf(SqlCall call) {
+    if (call instanceof SqlInsert) {
+      return ((SqlInsert) call).getTargetTable();
+    }
+    if (call instanceof SqlDelete) {
+      return ((SqlDelete) call).getTargetTable();
+    }
+    if (call instanceof SqlUpdate) {
+      return ((SqlUpdate) call).getTargetTable();
+    }
+    if (call instanceof SqlMerge) {
+      return ((SqlMerge) call).getTargetTable();
+    }
+    return null;
+  }
+
+  private static boolean isVersioned(SqlNode target) {
+    SqlNode table = target.getKind() == SqlKind.AS ? ((SqlCall) target).operand(0) : target;
+    return table instanceof SqlIdentifier
+        && isVersioned(((SqlIdentifier) table).names.get(((SqlIdentifier) table).names.size() - 1));
   }
 
   /** A FROM item with its time travel resolved to a versioned table name. */
