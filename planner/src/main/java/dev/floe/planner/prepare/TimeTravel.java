@@ -55,6 +55,9 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
           .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
           .toFormatter(Locale.ROOT);
 
+  /** The operator Floe's grammar wraps the version of {@code FOR VERSION AS OF} in. */
+  private static final String VERSION_AS_OF = "VERSION_AS_OF";
+
   private TimeTravel() {}
 
   /** Rewrites every time travel in a statement in place. */
@@ -122,7 +125,10 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
           "time travel on anything but a table (" + snapshot.getTableRef() + ")");
     }
     SqlIdentifier table = (SqlIdentifier) snapshot.getTableRef();
-    TableVersion version = timeOf(snapshot.getPeriod());
+    TableVersion version =
+        isVersion(snapshot.getPeriod())
+            ? versionOf(((SqlCall) snapshot.getPeriod()).operand(0))
+            : timeOf(snapshot.getPeriod());
     List<String> names = new ArrayList<>(table.names);
     String last = names.get(names.size() - 1);
     names.set(names.size() - 1, version.appendTo(last));
@@ -137,6 +143,43 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
     SqlParserPos pos = snapshot.getParserPosition();
     return new SqlBasicCall(
         SqlStdOperatorTable.AS, List.of(versioned, new SqlIdentifier(last, pos)), pos);
+  }
+
+  /**
+   * Whether a snapshot's period is Floe's grammar's mark of {@code FOR VERSION AS OF} (and {@code
+   * FOR SYSTEM_VERSION AS OF}): the call {@code VERSION_AS_OF(version)}.
+   */
+  private static boolean isVersion(SqlNode period) {
+    return period instanceof SqlCall
+        && ((SqlCall) period).getOperator().getName().equals(VERSION_AS_OF)
+        && ((SqlCall) period).operandCount() == 1;
+  }
+
+  /** The version a {@code FOR VERSION AS OF} names: a BIGINT snapshot id or a ref name. */
+  static TableVersion versionOf(SqlNode version) {
+    boolean negative = false;
+    SqlNode value = version;
+    if (value.getKind() == SqlKind.MINUS_PREFIX) {
+      negative = true;
+      value = ((SqlCall) value).operand(0);
+    }
+    if (value instanceof SqlNumericLiteral && ((SqlNumericLiteral) value).isInteger()) {
+      java.math.BigDecimal id = ((SqlNumericLiteral) value).getValueAs(java.math.BigDecimal.class);
+      try {
+        return TableVersion.snapshot((negative ? id.negate() : id).longValueExact());
+      } catch (ArithmeticException e) {
+        throw FloeError.VALIDATION.error(e, "snapshot id " + version + " is not a BIGINT");
+      }
+    }
+    if (!negative
+        && value instanceof SqlLiteral
+        && ((SqlLiteral) value).getTypeName() == SqlTypeName.CHAR) {
+      return TableVersion.ref(((SqlLiteral) value).getValueAs(String.class));
+    }
+    throw FloeError.VALIDATION.error(
+        "FOR VERSION AS OF takes a snapshot id (a BIGINT literal) or a branch or tag name (a"
+            + " string literal), not "
+            + version);
   }
 
   /** The time a {@code FOR SYSTEM_TIME AS OF} (or {@code FOR TIMESTAMP AS OF}) names. */
