@@ -54,13 +54,13 @@ final class FilterSql {
       case AND:
         {
           And and = (And) e;
-          String text = sql(and.left(), true) + " AND " + sql(and.right(), true);
-          return nested && !(and.left() instanceof And) ? "(" + text + ")" : text;
+          String text = operand(and.left(), e) + " AND " + operand(and.right(), e);
+          return nested ? "(" + text + ")" : text;
         }
       case OR:
         {
           Or or = (Or) e;
-          String text = sql(or.left(), true) + " OR " + sql(or.right(), true);
+          String text = operand(or.left(), e) + " OR " + operand(or.right(), e);
           return nested ? "(" + text + ")" : text;
         }
       case NOT:
@@ -71,6 +71,11 @@ final class FilterSql {
         }
         return e.toString();
     }
+  }
+
+  /** An operand of AND or OR: bare when it is the same operator, else in parentheses. */
+  private String operand(Expression child, Expression parent) {
+    return sql(child, child.op() != parent.op());
   }
 
   private String predicate(BoundPredicate<?> p) {
