@@ -1,9 +1,9 @@
 package dev.floe.planner.adapter;
 
 import dev.floe.planner.scan.MetadataScan;
-import dev.floe.planner.schema.LakeSession;
+import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.TableVersion;
-import dev.floe.planner.schema.LakeTypes;
+import dev.floe.planner.type.LakeTypes;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptCluster;

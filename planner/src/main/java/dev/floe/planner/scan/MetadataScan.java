@@ -1,8 +1,8 @@
 package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.schema.LakeSession;
-import dev.floe.planner.schema.PinnedTable;
+import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import java.io.IOException;
 import java.util.ArrayList;
