@@ -406,6 +406,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
         return root;
       }
+      lake.refuseWrites();
       return root.withRel(
           LakeTableModify.create(
               modify.getCluster(),
