@@ -53,9 +53,27 @@ final class FilterSql {
         return "FALSE";
       case AND:
         {
-          And and = (And) e;
-          String text = operand(and.left(), e) + " AND " + operand(and.right(), e);
-          return nested ? "(" + text + ")" : text;
+          // A comparison implies its column is not null: the IS NOT NULL Floe pushes beside it
+          // says nothing to a reader.
+          List<Expression> terms = new ArrayList<>();
+          flatten(e, terms);
+          java.util.Set<String> compared = new java.util.HashSet<>();
+          for (Expression term : terms) {
+            if (term instanceof BoundPredicate && term.op() != Expression.Operation.NOT_NULL) {
+              compared.add(((BoundPredicate<?>) term).ref().name());
+            }
+          }
+          List<String> shown = new ArrayList<>();
+          for (Expression term : terms) {
+            if (term.op() == Expression.Operation.NOT_NULL
+                && term instanceof BoundPredicate
+                && compared.contains(((BoundPredicate<?>) term).ref().name())) {
+              continue;
+            }
+            shown.add(sql(term, true));
+          }
+          String text = String.join(" AND ", shown);
+          return nested && shown.size() > 1 ? "(" + text + ")" : text;
         }
       case OR:
         {
@@ -70,6 +88,15 @@ final class FilterSql {
           return predicate((BoundPredicate<?>) e);
         }
         return e.toString();
+    }
+  }
+
+  private static void flatten(Expression e, List<Expression> terms) {
+    if (e.op() == Expression.Operation.AND) {
+      flatten(((And) e).left(), terms);
+      flatten(((And) e).right(), terms);
+    } else {
+      terms.add(e);
     }
   }
 

@@ -5,7 +5,7 @@ import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.TableVersion;
 import dev.floe.planner.type.LakeTypes;
 import java.util.List;
-import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -45,8 +45,7 @@ public final class LakeMetadataTable extends AbstractTable implements Translatab
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
     RelOptCluster cluster = context.getCluster();
-    return new MetadataTableScan(
-        cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), relOptTable, spec);
+    return new MetadataTableScan(cluster, cluster.traitSetOf(Convention.NONE), relOptTable, spec);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.floe.planner.adapter;
 
 import dev.floe.planner.scan.MetadataScan;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
@@ -10,24 +11,45 @@ import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.Blocks;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.TableScan;
 
 /**
- * The scan of a {@link LakeMetadataTable}, Enumerable from the start: generated code calls {@link
+ * The scan of a {@link LakeMetadataTable}: created logical, and made Enumerable by {@link #RULE}
+ * (the same node with Enumerable traits), whose generated code calls {@link
  * MetadataScan#enumerable}, which reads Iceberg's metadata table when the statement runs.
  */
 public final class MetadataTableScan extends TableScan implements EnumerableRel {
+  /** Converts a logical metadata scan into an Enumerable one. */
+  static final RelOptRule RULE =
+      ConverterRule.Config.INSTANCE
+          .withConversion(
+              MetadataTableScan.class,
+              Convention.NONE,
+              EnumerableConvention.INSTANCE,
+              "EnumerableMetadataScanRule")
+          .withRuleFactory(ToEnumerable::new)
+          .toRule(ToEnumerable.class);
+
   private final MetadataScan.Spec spec;
 
   MetadataTableScan(
       RelOptCluster cluster, RelTraitSet traits, RelOptTable table, MetadataScan.Spec spec) {
     super(cluster, traits, List.of(), table);
     this.spec = spec;
+  }
+
+  @Override
+  public void register(RelOptPlanner planner) {
+    planner.addRule(RULE);
   }
 
   @Override
@@ -58,5 +80,22 @@ public final class MetadataTableScan extends TableScan implements EnumerableRel 
             implementor.getRootExpression(),
             stashed);
     return implementor.result(physType, Blocks.toBlock(rows));
+  }
+
+  /** The converter rule. */
+  static final class ToEnumerable extends ConverterRule {
+    ToEnumerable(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      MetadataTableScan scan = (MetadataTableScan) rel;
+      return new MetadataTableScan(
+          scan.getCluster(),
+          scan.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          scan.getTable(),
+          scan.spec);
+    }
   }
 }

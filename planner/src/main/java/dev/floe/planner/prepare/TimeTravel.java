@@ -28,6 +28,7 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.sql.SqlTimestampLiteral;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -184,6 +185,16 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
 
   /** The time a {@code FOR SYSTEM_TIME AS OF} (or {@code FOR TIMESTAMP AS OF}) names. */
   static TableVersion timeOf(SqlNode period) {
+    if (period instanceof SqlUnknownLiteral) {
+      // The parser leaves typed literals for the validator to resolve: TIMESTAMP '...', DATE
+      // '...', TIMESTAMP WITH LOCAL TIME ZONE '...' (read in the session time zone, as a string
+      // cast to that type is).
+      SqlUnknownLiteral literal = (SqlUnknownLiteral) period;
+      String tag = literal.tag.toUpperCase(Locale.ROOT);
+      if (tag.equals("DATE") || tag.startsWith("TIMESTAMP")) {
+        return TableVersion.at(parse(literal.getValue().trim()));
+      }
+    }
     if (period instanceof SqlTimestampLiteral) {
       return TableVersion.at(parse(((SqlTimestampLiteral) period).getTimestamp().toString()));
     }
