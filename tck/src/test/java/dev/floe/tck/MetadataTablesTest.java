@@ -255,7 +255,7 @@ class MetadataTablesTest {
   void propertiesAreKeysAndValues() throws Exception {
     try (Connection c = DriverManager.getConnection(lake.url);
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT key, value FROM \"hist$properties\"")) {
+        ResultSet rs = s.executeQuery("SELECT \"key\", \"value\" FROM \"hist$properties\"")) {
       Map<String, String> properties = new TreeMap<>();
       while (rs.next()) {
         properties.put(rs.getString(1), rs.getString(2));
