@@ -56,7 +56,7 @@ final class FloeResultSet extends ForwardingResultSet {
 
   /** A TIME or TIMESTAMP type in a nested type's name; a field's name is followed by ':'. */
   private static final java.util.regex.Pattern NESTED_TEMPORAL =
-      java.util.regex.Pattern.compile("\\b(TIME|TIMESTAMP|BINARY|VARBINARY)\\b(?!:)");
+      java.util.regex.Pattern.compile("\\b(TIME|TIMESTAMP)\\b(?!:)");
 
   private final FloeStatement statement;
   private final ResultSet calcite;

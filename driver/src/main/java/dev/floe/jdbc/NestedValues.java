@@ -114,10 +114,6 @@ final class NestedValues {
       case TIME:
       case TIMESTAMP:
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-      case BINARY:
-      case VARBINARY:
-        // Binary values too: Avatica leaves them as ByteString inside a nested value, where JDBC
-        // gives byte[].
         return true;
       case ROW:
         for (RelDataTypeField field : type.getFieldList()) {

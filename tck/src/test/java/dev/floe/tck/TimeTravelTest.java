@@ -129,6 +129,16 @@ class TimeTravelTest {
                       + text
                       + " AS TIMESTAMP WITH LOCAL TIME ZONE)"))
           .containsExactly(20L);
+      // Trino's spelling of an instant: a timestamp followed by its zone.
+      String vienna =
+          HistoryLake.timestampLiteral(lake.committedAt(lake.s2), ZoneId.of("Europe/Vienna"));
+      assertThat(
+              ids(
+                  c,
+                  "SELECT count(*) FROM hist FOR SYSTEM_TIME AS OF "
+                      + vienna.substring(0, vienna.length() - 1)
+                      + " Europe/Vienna'"))
+          .containsExactly(20L);
     }
   }
 

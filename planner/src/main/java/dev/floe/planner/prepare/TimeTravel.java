@@ -59,6 +59,12 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
   /** The operator Floe's grammar wraps the version of {@code FOR VERSION AS OF} in. */
   private static final String VERSION_AS_OF = "VERSION_AS_OF";
 
+  /** A timestamp's text followed by a time zone: a region id or an offset. */
+  private static final java.util.regex.Pattern ZONED =
+      java.util.regex.Pattern.compile(
+          "(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?)\\s*"
+              + "((?:[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*)|[+-]\\d{2}:\\d{2}|Z)");
+
   private TimeTravel() {}
 
   /** Rewrites every time travel in a statement in place. */
@@ -191,8 +197,21 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
       // cast to that type is).
       SqlUnknownLiteral literal = (SqlUnknownLiteral) period;
       String tag = literal.tag.toUpperCase(Locale.ROOT);
+      String text = literal.getValue().trim();
+      if (tag.equals("TIMESTAMP")) {
+        // Trino's TIMESTAMP '2022-03-23 09:59:29.803 Europe/Vienna': an instant.
+        java.util.regex.Matcher zoned = ZONED.matcher(text);
+        if (zoned.matches()) {
+          try {
+            java.time.ZoneId zone = java.time.ZoneId.of(zoned.group(2));
+            return TableVersion.at(parse(zoned.group(1)).atZone(zone).toInstant());
+          } catch (java.time.DateTimeException e) {
+            throw FloeError.INVALID_DATETIME.error(e, "'" + text + "'", "unknown time zone");
+          }
+        }
+      }
       if (tag.equals("DATE") || tag.startsWith("TIMESTAMP")) {
-        return TableVersion.at(parse(literal.getValue().trim()));
+        return TableVersion.at(parse(text));
       }
     }
     if (period instanceof SqlTimestampLiteral) {

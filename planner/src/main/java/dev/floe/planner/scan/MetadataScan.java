@@ -40,7 +40,12 @@ public final class MetadataScan {
     REFS(MetadataTableType.REFS, false),
     PROPERTIES(null, false),
     METADATA_LOG_ENTRIES(MetadataTableType.METADATA_LOG_ENTRIES, false),
-    ENTRIES(MetadataTableType.ENTRIES, true);
+    ENTRIES(MetadataTableType.ENTRIES, true),
+    ALL_MANIFESTS(MetadataTableType.ALL_MANIFESTS, false),
+    ALL_FILES(MetadataTableType.ALL_FILES, false),
+    ALL_ENTRIES(MetadataTableType.ALL_ENTRIES, false),
+    DATA_FILES(MetadataTableType.DATA_FILES, true),
+    DELETE_FILES(MetadataTableType.DELETE_FILES, true);
 
     private final @Nullable MetadataTableType type;
     private final boolean ofSnapshot;
