@@ -4,6 +4,7 @@ import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.command.Ddl;
+import dev.floe.command.ExplainAnalyze;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
@@ -113,6 +114,11 @@ class FloeStatement extends ForwardingStatement {
         return false;
       }
       Ddl.checkSupported(node);
+      String analyzed = ExplainAnalyze.queryOf(sql);
+      if (analyzed != null) {
+        String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
+        return run(() -> calcite.execute(report));
+      }
       return run(() -> calcite.execute(sql));
     }
   }

@@ -51,6 +51,10 @@ public enum FloeError {
   TABLE_EXISTS("42S01", "Cannot create table %s: it already exists"),
   /** A table that is not there. */
   TABLE_NOT_FOUND("42S02", "Cannot find table %s"),
+  /** A snapshot, branch, tag or point in time a table does not have (time travel). */
+  TABLE_VERSION_NOT_FOUND("42S02", "Cannot find %s of table %s: %s"),
+  /** A metadata table ({@code t$snapshots}) that does not exist. */
+  METADATA_TABLE_NOT_FOUND("42S02", "Cannot find metadata table %s: %s"),
   /** A schema that is not there. */
   SCHEMA_NOT_FOUND("3F000", "Cannot find schema %s"),
   /** A column that is not there. */

@@ -206,7 +206,7 @@ class PushdownConformanceTest {
     String plan = Sql.explain(connection, "SELECT id FROM part_identity WHERE s = 'banana2'");
     assertThat(plan)
         .contains("snapshot=[" + snapshot + "]")
-        .containsPattern("filter=\\[.*\"s\".*banana2.*]");
+        .contains("filter=[s = 'banana2']");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.floe.jdbc.meta;
 
+import dev.floe.planner.scan.MetadataScan;
+
 import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.error.FloeError;
@@ -87,7 +89,11 @@ final class MetadataCatalog {
     return MetadataResults.of(connection, rows);
   }
 
-  /** Rows of {@code getColumns}: the top-level columns of each table, in schema order. */
+  /**
+   * Rows of {@code getColumns}: the top-level columns of each table, in schema order. A table
+   * pattern holding {@code $} also describes the metadata tables it names ({@code
+   * orders$snapshots}), which {@code getTables} never lists.
+   */
   ResultSet columns(String catalog, String schemaPattern, String tablePattern, String columnPattern)
       throws SQLException {
     MetadataResults.Rows rows = new MetadataResults.Rows(MetadataResults.COLUMNS);
@@ -95,45 +101,72 @@ final class MetadataCatalog {
     RelDataTypeFactory types = connection.calcite().getTypeFactory();
     for (TableRef table : find(catalog, MetadataPattern.of(schemaPattern), tablePattern)) {
       Schema schema = run(() -> schemaOf(table));
-      if (schema == null) {
-        continue;
+      if (schema != null) {
+        addColumns(rows, types, table.schemaName(), table.name(), schema, columnNames);
       }
-      int position = 0;
-      for (Types.NestedField field : schema.columns()) {
-        position++;
-        if (!columnNames.matches(field.name())) {
+    }
+    int dollar = tablePattern == null ? -1 : tablePattern.lastIndexOf('$');
+    if (dollar > 0) {
+      MetadataPattern metadataNames = MetadataPattern.of(tablePattern.substring(dollar + 1));
+      String dataTables = tablePattern.substring(0, dollar);
+      for (TableRef table : find(catalog, MetadataPattern.of(schemaPattern), dataTables)) {
+        Table loaded = run(() -> load(table));
+        if (loaded == null) {
           continue;
         }
-        MetadataTypes.Description type = MetadataTypes.of(types, field.type(), field.isOptional());
-        rows.add(
-            null,
-            table.schemaName(),
-            table.name(),
-            field.name(),
-            type.jdbcType(),
-            type.name(),
-            // No length for VARCHAR and VARBINARY: Iceberg's string and binary have none.
-            unboundedAsNull(type.size()),
-            null,
-            type.digits(),
-            type.radix(),
-            field.isOptional() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
-            field.doc(),
-            null,
-            null,
-            null,
-            unboundedAsNull(type.octets()),
-            position,
-            field.isOptional() ? "YES" : "NO",
-            null,
-            null,
-            null,
-            null,
-            "NO",
-            "NO");
+        for (MetadataScan.Kind kind : MetadataScan.Kind.values()) {
+          if (metadataNames.matches(kind.tableName())) {
+            Schema schema = run(() -> kind.schema(loaded));
+            String name = table.name() + "$" + kind.tableName();
+            addColumns(rows, types, table.schemaName(), name, schema, columnNames);
+          }
+        }
       }
     }
     return MetadataResults.of(connection, rows);
+  }
+
+  private static void addColumns(
+      MetadataResults.Rows rows,
+      RelDataTypeFactory types,
+      String schemaName,
+      String tableName,
+      Schema schema,
+      MetadataPattern columnNames) {
+    int position = 0;
+    for (Types.NestedField field : schema.columns()) {
+      position++;
+      if (!columnNames.matches(field.name())) {
+        continue;
+      }
+      MetadataTypes.Description type = MetadataTypes.of(types, field.type(), field.isOptional());
+      rows.add(
+          null,
+          schemaName,
+          tableName,
+          field.name(),
+          type.jdbcType(),
+          type.name(),
+          // No length for VARCHAR and VARBINARY: Iceberg's string and binary have none.
+          unboundedAsNull(type.size()),
+          null,
+          type.digits(),
+          type.radix(),
+          field.isOptional() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
+          field.doc(),
+          null,
+          null,
+          null,
+          unboundedAsNull(type.octets()),
+          position,
+          field.isOptional() ? "YES" : "NO",
+          null,
+          null,
+          null,
+          null,
+          "NO",
+          "NO");
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import sqlline.BuiltInProperty;
 import sqlline.SqlLine;
 
 /**
@@ -39,6 +40,16 @@ public final class FloeShell {
 
   /** Floe has no users: sqlline must not ask for a name and password. */
   private static final String NO_CREDENTIALS = "--connectInteractionMode=notAskCredentials";
+
+  /**
+   * NULL shows as {@code NULL} in every column: sqlline's default prints nothing for a NULL string
+   * and {@code null} for a NULL number. A later {@code --nullValue=...} overrides it.
+   */
+  private static final String NULLS = "--nullValue=NULL";
+
+  /** sqlline's one-dash options, each of which takes a value. */
+  private static final java.util.Set<String> SQLLINE_OPTIONS =
+      java.util.Set.of("-d", "-ch", "-n", "-p", "-u", "-log", "-nn", "-ac", "-ph", "-c", "-cn");
 
   private static final String TERMINAL_TYPE = "org.jline.terminal.type";
 
@@ -76,6 +87,11 @@ public final class FloeShell {
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err)
       throws IOException, SQLException {
     Arguments arguments = Arguments.parse(args);
+    if (arguments.unknown() != null) {
+      err.println("floe: unknown option " + arguments.unknown());
+      err.print(USAGE);
+      return 1;
+    }
     if (arguments.help()) {
       out.print(USAGE);
       return 0;
@@ -89,6 +105,11 @@ public final class FloeShell {
     }
     String url =
         location.regionMatches(true, 0, "jdbc:", 0, 5) ? location : "jdbc:floe:" + location;
+    String missing = missingFolder(url, location);
+    if (missing != null) {
+      err.print(missing);
+      return 1;
+    }
     long progressMillis = Long.getLong(PROGRESS_PROPERTY, 2000L);
     try (WatchingDriver driver = new WatchingDriver(err, progressMillis).install()) {
       if (demo) {
@@ -98,7 +119,7 @@ public final class FloeShell {
         }
       }
       if (in == null && System.console() != null && !arguments.batch()) {
-        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS, NULLS));
         sqlline.add("-ac");
         sqlline.add(FloeApplication.class.getName());
         sqlline.addAll(arguments.sqlline());
@@ -108,7 +129,7 @@ public final class FloeShell {
       // statement failed (sqlline alone reports only the last -e statement's outcome).
       Path piped = null;
       try {
-        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS, NULLS));
         sqlline.add("-ac");
         sqlline.add(FloeApplication.Batch.class.getName());
         sqlline.add("--maxWidth=10000"); // no terminal to fit: never cut a row
@@ -131,6 +152,27 @@ public final class FloeShell {
     }
   }
 
+  /**
+   * What to say when a local lake folder does not exist and the URL does not ask to create it:
+   * how to create it; null when there is nothing to say.
+   */
+  static String missingFolder(String url, String location) {
+    if (!url.startsWith("jdbc:floe:") || url.matches("(?is).*[?&]create=true(&.*)?")) {
+      return null;
+    }
+    Path root = WatchingDriver.localRoot(url);
+    if (root == null || Files.exists(root)) {
+      return null;
+    }
+    String create = location + (location.contains("?") ? "&" : "?") + "create=true";
+    return "floe: "
+        + root
+        + " does not exist.\n"
+        + "To create a new, empty lake there: ./floe '"
+        + create
+        + "'\n";
+  }
+
   /** Runs the demo script on the sample lake, echoing each statement before its rows. */
   private static int runDemo(String url, PrintStream out, PrintStream err) throws IOException {
     Path script = Files.createTempFile("floe-demo", ".sql");
@@ -142,6 +184,7 @@ public final class FloeShell {
               "-u",
               url,
               NO_CREDENTIALS,
+              NULLS,
               "-ac",
               FloeApplication.Batch.class.getName(),
               "--maxWidth=10000",
@@ -182,12 +225,17 @@ public final class FloeShell {
     }
   }
 
-  /** The command line, split into Floe's part and sqlline's. */
-  record Arguments(String location, boolean batch, boolean help, List<String> sqlline) {
+  /**
+   * The command line, split into Floe's part and sqlline's; {@code unknown} is the first option
+   * neither Floe nor sqlline knows (null when there is none).
+   */
+  record Arguments(
+      String location, boolean batch, boolean help, List<String> sqlline, String unknown) {
     static Arguments parse(String[] args) {
       String location = null;
       boolean batch = false;
       boolean help = false;
+      String unknown = null;
       List<String> sqlline = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
@@ -197,9 +245,17 @@ public final class FloeShell {
           batch = true;
           sqlline.add(arg);
           sqlline.add(args[++i]);
-        } else if (arg.startsWith("-")) {
+        } else if (arg.startsWith("--")) {
+          if (!isSqllineProperty(arg) && unknown == null) {
+            unknown = arg;
+          }
           sqlline.add(arg);
-          if (!arg.startsWith("--") && i + 1 < args.length) {
+        } else if (arg.startsWith("-")) {
+          if ((!SQLLINE_OPTIONS.contains(arg) || i + 1 >= args.length) && unknown == null) {
+            unknown = arg;
+          }
+          sqlline.add(arg);
+          if (i + 1 < args.length) {
             sqlline.add(args[++i]); // sqlline's one-dash options all take a value
           }
         } else if (location == null) {
@@ -208,7 +264,17 @@ public final class FloeShell {
           help = true; // two locations
         }
       }
-      return new Arguments(location, batch, help, List.copyOf(sqlline));
+      return new Arguments(location, batch, help, List.copyOf(sqlline), unknown);
+    }
+
+    /** Whether {@code --name[=value]} or {@code --no-name} names one of sqlline's properties. */
+    private static boolean isSqllineProperty(String arg) {
+      String name = arg.startsWith("--no-") ? arg.substring(5) : arg.substring(2);
+      int equals = name.indexOf('=');
+      if (equals >= 0) {
+        name = name.substring(0, equals);
+      }
+      return BuiltInProperty.valueOf(name, true) != null;
     }
   }
 }

@@ -50,6 +50,11 @@ final class LakeWatcher {
     Object run() throws Throwable;
   }
 
+  /** The update count of the statement that just ran, when its result does not carry it. */
+  interface UpdateCount {
+    long get() throws Throwable;
+  }
+
   private final Path root;
   private final PrintStream report;
   private final ScheduledExecutorService ticker;
@@ -74,15 +79,23 @@ final class LakeWatcher {
    * throws is counted as a failure of the run.
    */
   Object around(String sql, Action action) throws Throwable {
+    return around(sql, action, () -> -1L);
+  }
+
+  /**
+   * As {@link #around(String, Action)}; the report of a single statement that changed one table
+   * gives the rows it affected as JDBC reports them ({@code updateCount} after {@code execute}).
+   */
+  Object around(String sql, Action action, UpdateCount updateCount) throws Throwable {
     try {
-      return watch(sql, action);
+      return watch(sql, action, updateCount);
     } catch (Throwable e) {
       onFailure.run();
       throw e;
     }
   }
 
-  private Object watch(String sql, Action action) throws Throwable {
+  private Object watch(String sql, Action action, UpdateCount updateCount) throws Throwable {
     String statement = LEADING_COMMENTS.matcher(sql == null ? "" : sql).replaceFirst("");
     if (READ_ONLY_STATEMENT.matcher(statement).matches()) {
       return action.run();
@@ -90,17 +103,59 @@ final class LakeWatcher {
     Map<Path, Long> before = versions(root);
     ScheduledFuture<?> progress = null;
     Matcher write = LONG_WRITE.matcher(statement);
+    String verb = null;
     if (write.lookingAt()) {
-      progress = startProgress(write.group(1).toUpperCase(Locale.ROOT).split("\\s")[0]);
+      verb = write.group(1).toUpperCase(Locale.ROOT).split("\\s")[0];
+      progress = startProgress(verb);
     }
+    Object result = null;
+    boolean succeeded = false;
     try {
-      return action.run();
+      result = action.run();
+      succeeded = true;
+      return result;
     } finally {
       if (progress != null) {
         progress.cancel(false);
       }
-      reportChanges(before, versions(root));
+      long rows = succeeded && verb != null ? rowsAffected(result, updateCount) : -1;
+      reportChanges(before, versions(root), verb, rows);
     }
+  }
+
+  /** The rows a statement affected, from its result or its update count; -1 when unknown. */
+  private static long rowsAffected(Object result, UpdateCount updateCount) {
+    try {
+      if (result instanceof Number) {
+        return ((Number) result).longValue();
+      }
+      if (result instanceof int[]) {
+        long sum = 0;
+        for (int n : (int[]) result) {
+          if (n < 0) {
+            return -1;
+          }
+          sum += n;
+        }
+        return sum;
+      }
+      if (result instanceof long[]) {
+        long sum = 0;
+        for (long n : (long[]) result) {
+          if (n < 0) {
+            return -1;
+          }
+          sum += n;
+        }
+        return sum;
+      }
+      if (Boolean.FALSE.equals(result)) {
+        return updateCount.get();
+      }
+    } catch (Throwable e) {
+      return -1;
+    }
+    return -1;
   }
 
   private ScheduledFuture<?> startProgress(String verb) {
@@ -110,13 +165,22 @@ final class LakeWatcher {
         () -> {
           long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
           try {
-            long[] written = dataFilesWrittenSince(since);
-            if (written[0] == 0) {
-              report.printf("... %s running for %d s, no data file written yet%n", verb, seconds);
+            long[] written = filesWrittenSince(since);
+            if (written[0] + written[2] == 0) {
+              // A DELETE may change metadata only, and Parquet holds a row group in memory before
+              // writing it: no file yet says nothing about how far the statement is.
+              report.printf("... %s running for %d s%n", verb, seconds);
             } else {
+              List<String> files = new ArrayList<>();
+              if (written[0] > 0) {
+                files.add(plural(written[0], "data file"));
+              }
+              if (written[2] > 0) {
+                files.add(plural(written[2], "delete file"));
+              }
               report.printf(
-                  "... %s running for %d s: %d data file%s (%.1f MB) written so far%n",
-                  verb, seconds, written[0], written[0] == 1 ? "" : "s", written[1] / 1e6);
+                  "... %s running for %d s: %s (%.1f MB) written so far%n",
+                  verb, seconds, String.join(", ", files), (written[1] + written[3]) / 1e6);
             }
           } catch (IOException | UncheckedIOException e) {
             report.printf("... %s running for %d s%n", verb, seconds);
@@ -127,11 +191,17 @@ final class LakeWatcher {
         TimeUnit.MILLISECONDS);
   }
 
+  private static String plural(long n, String what) {
+    return n + " " + what + (n == 1 ? "" : "s");
+  }
+
   /**
-   * Counts files under the tables' {@code data/} folders modified since a time, and their bytes.
+   * Counts files under the tables' {@code data/} folders modified since a time and their bytes:
+   * data files in [0] and [1], delete files (Floe's {@code -deletes.parquet}, deletion vectors'
+   * {@code .puffin}) in [2] and [3].
    */
-  private long[] dataFilesWrittenSince(FileTime since) throws IOException {
-    long[] countAndBytes = new long[2];
+  private long[] filesWrittenSince(FileTime since) throws IOException {
+    long[] countAndBytes = new long[4];
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<>() {
@@ -147,8 +217,9 @@ final class LakeWatcher {
             if (attributes.isRegularFile()
                 && attributes.lastModifiedTime().compareTo(since) >= 0
                 && inDataFolder(root.relativize(file))) {
-              countAndBytes[0]++;
-              countAndBytes[1] += attributes.size();
+              int kind = isDeleteFile(file.getFileName().toString()) ? 2 : 0;
+              countAndBytes[kind]++;
+              countAndBytes[kind + 1] += attributes.size();
             }
             return FileVisitResult.CONTINUE;
           }
@@ -161,6 +232,12 @@ final class LakeWatcher {
     return countAndBytes;
   }
 
+  /** Whether a file's name says it holds deletes, as Floe and Iceberg's writers name them. */
+  static boolean isDeleteFile(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return lower.endsWith(".puffin") || lower.contains("-deletes.") || lower.contains("-delete.");
+  }
+
   private static boolean inDataFolder(Path relative) {
     for (Path name : relative) {
       if (name.toString().equals("data")) {
@@ -170,12 +247,18 @@ final class LakeWatcher {
     return false;
   }
 
-  private void reportChanges(Map<Path, Long> before, Map<Path, Long> after) {
+  private void reportChanges(
+      Map<Path, Long> before, Map<Path, Long> after, String verb, long rows) {
+    List<Path> changed = new ArrayList<>();
     for (Map.Entry<Path, Long> table : after.entrySet()) {
-      Long old = before.get(table.getKey());
-      if (!table.getValue().equals(old)) {
-        report.println(describe(table.getKey(), old, table.getValue()));
+      if (!table.getValue().equals(before.get(table.getKey()))) {
+        changed.add(table.getKey());
       }
+    }
+    for (Path table : changed) {
+      // The statement's own count is the table's only when it changed no other table.
+      String affected = changed.size() == 1 && rows >= 0 ? affected(verb, rows) : null;
+      report.println(describe(table, before.get(table), after.get(table), affected));
     }
     for (Path table : before.keySet()) {
       if (!after.containsKey(table)) {
@@ -196,8 +279,34 @@ final class LakeWatcher {
     return String.join(".", names);
   }
 
-  /** One line on a table whose metadata changed from version {@code old} to {@code now}. */
-  private String describe(Path folder, Long old, long now) {
+  /** The rows a statement affected, as its verb says: {@code 2 rows deleted}. */
+  private static String affected(String verb, long rows) {
+    String done;
+    switch (verb) {
+      case "INSERT":
+      case "UPSERT":
+      case "CREATE":
+        done = "inserted";
+        break;
+      case "DELETE":
+        done = "deleted";
+        break;
+      case "UPDATE":
+        done = "updated";
+        break;
+      default:
+        done = "affected";
+        break;
+    }
+    return plural(rows, "row") + " " + done;
+  }
+
+  /**
+   * One line on a table whose metadata changed from version {@code old} to {@code now}; {@code
+   * affected} says what the statement did to its rows (null after a COMMIT, when the snapshot's
+   * summary counts them).
+   */
+  private String describe(Path folder, Long old, long now, String affected) {
     String table = name(folder);
     TableMetadata metadata;
     Long oldSnapshot = null;
@@ -222,47 +331,69 @@ final class LakeWatcher {
               ? ", no snapshot yet)"
               : ", current snapshot " + current.snapshotId() + ")");
     }
+    List<String> parts = new ArrayList<>();
+    parts.add(affected != null ? affected : rows(current.summary()));
+    parts.add(files(current.summary()));
+    parts.removeIf(String::isEmpty);
     return table
         + ": committed snapshot "
         + current.snapshotId()
         + " ("
         + current.operation()
-        + summary(current.summary())
+        + (parts.isEmpty() ? "" : ": " + String.join("; ", parts))
         + "; metadata v"
         + now
         + ")";
   }
 
-  private static String summary(Map<String, String> summary) {
+  /**
+   * Rows added and removed, from a snapshot's summary: rows in added data files, and rows in
+   * removed data files or marked deleted (position deletes, deletion vectors, equality deletes).
+   * A copy-on-write rewrite counts the rows it carried over both ways.
+   */
+  private static String rows(Map<String, String> summary) {
+    long added = number(summary, "added-records");
+    long removed =
+        number(summary, "deleted-records")
+            + number(summary, "added-position-deletes")
+            + number(summary, "added-equality-deletes");
     List<String> parts = new ArrayList<>();
-    count(parts, summary, "added-records", "+%d row", "+%d rows");
-    count(parts, summary, "deleted-records", "-%d row", "-%d rows");
-    count(
-        parts,
-        summary,
-        "added-position-deletes",
-        "%d row marked deleted",
-        "%d rows marked deleted");
-    count(parts, summary, "added-data-files", "%d data file added", "%d data files added");
-    count(parts, summary, "deleted-data-files", "%d data file removed", "%d data files removed");
-    count(parts, summary, "added-delete-files", "%d delete file added", "%d delete files added");
-    return parts.isEmpty() ? "" : ": " + String.join(", ", parts);
+    if (added > 0) {
+      parts.add("+" + plural(added, "row"));
+    }
+    if (removed > 0) {
+      parts.add("-" + plural(removed, "row"));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** The files a snapshot added and removed, data and delete files apart. */
+  private static String files(Map<String, String> summary) {
+    List<String> parts = new ArrayList<>();
+    count(parts, summary, "added-data-files", "data file added", "data files added");
+    count(parts, summary, "deleted-data-files", "data file removed", "data files removed");
+    count(parts, summary, "added-delete-files", "delete file added", "delete files added");
+    count(parts, summary, "removed-delete-files", "delete file removed", "delete files removed");
+    return String.join(", ", parts);
   }
 
   private static void count(
       List<String> parts, Map<String, String> summary, String key, String one, String many) {
+    long n = number(summary, key);
+    if (n != 0) {
+      parts.add(n + " " + (n == 1 ? one : many));
+    }
+  }
+
+  private static long number(Map<String, String> summary, String key) {
     String value = summary.get(key);
     if (value == null) {
-      return;
+      return 0;
     }
-    long n;
     try {
-      n = Long.parseLong(value);
+      return Long.parseLong(value);
     } catch (NumberFormatException e) {
-      return;
-    }
-    if (n != 0) {
-      parts.add(String.format(Locale.ROOT, n == 1 ? one : many, n));
+      return 0;
     }
   }
 

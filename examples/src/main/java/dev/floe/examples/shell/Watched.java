@@ -5,7 +5,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.Set;
 
 /**
@@ -80,6 +82,43 @@ final class Watched {
     }
   }
 
+  /**
+   * A result set whose dates, times and timestamps {@code getObject(int)} gives as {@code
+   * getString} text: sqlline prints {@code getObject(i).toString()}, and a {@code java.sql.Time}
+   * or {@code Timestamp} cuts the digits below the millisecond that Floe's text keeps.
+   */
+  static ResultSet shown(ResultSet rs) {
+    return (ResultSet)
+        Proxy.newProxyInstance(
+            Watched.class.getClassLoader(),
+            new Class<?>[] {ResultSet.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("getObject")
+                  && args != null
+                  && args.length == 1
+                  && args[0] instanceof Integer
+                  && isTemporal(rs.getMetaData().getColumnType((Integer) args[0]))) {
+                return rs.getString((Integer) args[0]);
+              }
+              switch (method.getName()) {
+                case "equals":
+                  return proxy == args[0];
+                case "hashCode":
+                  return System.identityHashCode(proxy);
+                default:
+                  return call(rs, method, args);
+              }
+            });
+  }
+
+  private static boolean isTemporal(int type) {
+    return type == Types.DATE
+        || type == Types.TIME
+        || type == Types.TIMESTAMP
+        || type == Types.TIME_WITH_TIMEZONE
+        || type == Types.TIMESTAMP_WITH_TIMEZONE;
+  }
+
   /** Handles the calls on a watched statement. */
   private static final class StatementHandler implements InvocationHandler {
     private final Statement target;
@@ -103,11 +142,16 @@ final class Watched {
             args != null && args.length > 0 && args[0] instanceof String
                 ? (String) args[0]
                 : preparedSql;
-        return watcher.around(sql, () -> call(target, method, args));
+        Object result =
+            watcher.around(sql, () -> call(target, method, args), target::getLargeUpdateCount);
+        return result instanceof ResultSet ? shown((ResultSet) result) : result;
       }
       switch (name) {
         case "getConnection":
           return connection;
+        case "getResultSet":
+          ResultSet rs = (ResultSet) call(target, method, args);
+          return rs == null ? null : shown(rs);
         case "equals":
           return proxy == args[0];
         case "hashCode":

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class FloeShellTest {
   private static final Pattern COMMITTED =
-      Pattern.compile("t: committed snapshot (-?\\d+) \\(append: \\+2 rows");
+      Pattern.compile("t: committed snapshot (-?\\d+) \\(append: 2 rows inserted; ");
 
   @TempDir Path temp;
   Path lake;
@@ -77,9 +77,11 @@ class FloeShellTest {
     assertThat(run.status).isZero();
     assertThat(run.err)
         .containsPattern(
-            "t: committed snapshot -?\\d+ \\(\\w+: .*1 row marked deleted.*; metadata v3\\)")
-        .containsPattern("t: committed snapshot -?\\d+ \\(\\w+: \\+1 row.*; metadata v4\\)");
-    assertThat(run.err).contains("1 row affected");
+            "t: committed snapshot -?\\d+ \\(\\w+: 1 row deleted; 1 delete file added; metadata v3\\)")
+        .containsPattern(
+            "t: committed snapshot -?\\d+ \\(\\w+: 1 row updated; 1 data file added, 1 delete file"
+                + " added; metadata v4\\)");
+    assertThat(run.err).contains("1 row affected").doesNotContain("data files added; metadata v3");
     assertTableLaidOut(lake, "t", temp);
   }
 
@@ -102,7 +104,7 @@ class FloeShellTest {
     assertThat(run.status).as(run.err).isZero();
     assertThat(run.out).contains("| 30.50   |");
     assertThat(run.err)
-        .containsPattern("sales\\.orders: committed snapshot -?\\d+ \\(append: \\+2 rows");
+        .containsPattern("sales\\.orders: committed snapshot -?\\d+ \\(append: 2 rows inserted");
     assertTableLaidOut(lake, "sales.orders", temp);
   }
 
@@ -155,7 +157,7 @@ class FloeShellTest {
     assertThat(run.out).contains("| 7  |");
     assertThat(run.err)
         .contains("3/3")
-        .containsPattern("piped: committed snapshot -?\\d+ \\(append: \\+1 row");
+        .containsPattern("piped: committed snapshot -?\\d+ \\(append: 1 row inserted");
     assertTableLaidOut(lake, "piped", temp);
   }
 
@@ -196,6 +198,66 @@ class FloeShellTest {
     assertThat(run.status).isZero();
     assertThat(run.err).contains("... INSERT running for ").contains("200,000 rows affected");
     assertTableLaidOut(lake, "copy", temp);
+  }
+
+  @Test
+  void aMetadataOnlyDeleteReportsTheRowsJdbcCounts() throws Exception {
+    shell(
+        lake.toString(),
+        "-e",
+        "CREATE TABLE t (id BIGINT NOT NULL, d DATE) PARTITIONED BY (d)",
+        "-e",
+        "INSERT INTO t VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-01'), (3, DATE '2024-01-02')");
+
+    Run run = shell(lake.toString(), "-e", "DELETE FROM t WHERE d = DATE '2024-01-01'");
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.err)
+        .contains("2 rows affected")
+        .containsPattern(
+            "t: committed snapshot -?\\d+ \\(delete: 2 rows deleted; 1 data file removed; metadata"
+                + " v3\\)")
+        .doesNotContain("no data file written yet");
+  }
+
+  @Test
+  void nullIsNullAndTimestampsKeepTheirDigits() throws Exception {
+    Run run =
+        shell(
+            lake.toString(),
+            "-e",
+            "SELECT CAST(NULL AS VARCHAR) AS s, CAST(NULL AS INTEGER) AS n,"
+                + " TIMESTAMP '2024-01-01 09:15:30.123456' AS ts, TIMESTAMP '2024-01-01 08:00:00'"
+                + " AS whole, TIME '08:00:00' AS tm");
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.out)
+        .containsPattern("\\| NULL +\\| NULL +\\| 2024-01-01 09:15:30.123456 +\\| 2024-01-01 08:00:00 +\\|"
+            + " 08:00:00 +\\|")
+        .doesNotContain("08:00:00.0");
+  }
+
+  @Test
+  void aMissingFolderSaysHowToCreateIt() throws Exception {
+    Path missing = temp.resolve("new lake");
+
+    Run run = shell(missing.toString(), "-e", "SELECT 1");
+
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.err).contains("does not exist").contains(missing + "?create=true");
+    assertThat(missing).doesNotExist();
+    Run created = shell(missing + "?create=true", "-e", "SELECT 1");
+    assertThat(created.status).as(created.err).isZero();
+    assertThat(missing).isDirectory();
+  }
+
+  @Test
+  void anUnknownOptionPrintsFloesUsage() throws Exception {
+    Run run = shell(lake.toString(), "--bogus");
+
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.err).contains("unknown option --bogus").contains("usage: floe [LOCATION]");
+    assertThat(shell(lake.toString(), "-x", "y").err).contains("unknown option -x");
   }
 
   @Test

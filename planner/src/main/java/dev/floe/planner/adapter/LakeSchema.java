@@ -1,5 +1,8 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.error.FloeError;
+import dev.floe.planner.scan.MetadataScan;
+
 import dev.floe.planner.spi.LakeSession;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +50,36 @@ public final class LakeSchema extends AbstractSchema {
   @Override
   public Lookup<Table> tables() {
     return new FolderLookup<>(
-        () -> session.catalog().tableNames(path), name -> new LakeTable(session, child(name)));
+        () -> session.catalog().tableNames(path),
+        () -> session.catalog().tableNames(path),
+        name -> new LakeTable(session, child(name)),
+        this::special);
+  }
+
+  /**
+   * The table a name that is not a folder stands for: a metadata table ({@code orders$files}) or
+   * a table at a past version ({@link TableReference}), its table's folder matched exactly, as
+   * {@link SqlNames} wrote it; null if there is none. Such tables are never listed.
+   *
+   * @throws dev.floe.error.FloeException METADATA_TABLE_NOT_FOUND for an unknown metadata table
+   *     of an existing table
+   */
+  private @Nullable Named<Table> special(String name) {
+    TableReference reference = TableReference.parse(name);
+    if (reference == null || !session.catalog().tableNames(path).contains(reference.table())) {
+      return null;
+    }
+    List<String> table = child(reference.table());
+    if (reference.metadata() == null) {
+      return new Named<>(name, new LakeTable(session, table, reference.version()));
+    }
+    MetadataScan.Kind kind = reference.kind();
+    if (kind == null) {
+      throw FloeError.METADATA_TABLE_NOT_FOUND.error(
+          reference.table() + "$" + reference.metadata(),
+          "the metadata tables of a table are " + MetadataScan.Kind.names());
+    }
+    return new Named<>(name, new LakeMetadataTable(session, table, kind, reference.version()));
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.error.FloeError;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.TableVersion;
 import dev.floe.planner.type.LakeTypes;
 import java.lang.reflect.Type;
 import java.util.Collection;
@@ -22,23 +24,52 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.TranslatableTable;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * One Iceberg table as a SQL table. Its row type is the schema of the snapshot pinned for the
- * statement; scans become {@link LakeTableScan}, changes {@link LakeTableModify}.
+ * statement, or of the past version a time travel names (a table at a version is read-only);
+ * scans become {@link LakeTableScan}, changes {@link LakeTableModify}.
  */
 public final class LakeTable extends AbstractQueryableTable
     implements TranslatableTable, ModifiableTable {
   private final LakeSession session;
   private final List<String> path;
+  private final @Nullable TableVersion version;
 
   LakeTable(LakeSession session, List<String> path) {
+    this(session, path, null);
+  }
+
+  /** The table at a version (time travel); null: the snapshot pinned for the statement. */
+  LakeTable(LakeSession session, List<String> path, @Nullable TableVersion version) {
     super(Object[].class);
     this.session = session;
     this.path = List.copyOf(path);
+    this.version = version;
+  }
+
+  /** The past version read, or null for the snapshot pinned for the statement. */
+  public @Nullable TableVersion version() {
+    return version;
+  }
+
+  /** The schema the table's columns come from: the version's, or the pinned table's. */
+  public Schema schema() {
+    return version == null ? pinned().table().schema() : resolved().schema();
+  }
+
+  /** The snapshot read, or null when the table has none yet. */
+  public @Nullable Long snapshotId() {
+    return version == null ? pinned().snapshotId() : Long.valueOf(resolved().snapshotId());
+  }
+
+  private TableVersion.Resolved resolved() {
+    PinnedTable pinned = pinned();
+    return version.resolve(pinned.table(), pinned.name(), session.timeZone().toZoneId());
   }
 
   /** The session the table belongs to. */
@@ -58,12 +89,13 @@ public final class LakeTable extends AbstractQueryableTable
 
   @Override
   public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-    return LakeTypes.rowType(typeFactory, pinned().table().schema());
+    return LakeTypes.rowType(typeFactory, schema());
   }
 
   @Override
   public Statistic getStatistic() {
-    Snapshot snapshot = pinned().snapshot();
+    Long snapshotId = snapshotId();
+    Snapshot snapshot = snapshotId == null ? null : pinned().table().snapshot(snapshotId);
     if (snapshot == null) {
       return Statistics.of(0d, List.of());
     }
@@ -87,6 +119,7 @@ public final class LakeTable extends AbstractQueryableTable
       @Nullable List<String> updateColumnList,
       @Nullable List<RexNode> sourceExpressionList,
       boolean flattened) {
+    refuseWrites();
     return LakeTableModify.create(
         cluster,
         table,
@@ -97,6 +130,18 @@ public final class LakeTable extends AbstractQueryableTable
         updateColumnList,
         sourceExpressionList,
         flattened);
+  }
+
+  /**
+   * Refuses a change to a past version of the table.
+   *
+   * @throws dev.floe.error.FloeException NOT_SUPPORTED when this is the table at a version
+   */
+  public void refuseWrites() {
+    if (version != null) {
+      throw FloeError.NOT_SUPPORTED.error(
+          "changing " + String.join(".", path) + " " + version + ": a past version is read-only");
+    }
   }
 
   @Override
@@ -117,6 +162,6 @@ public final class LakeTable extends AbstractQueryableTable
 
   @Override
   public String toString() {
-    return "LakeTable(" + String.join(".", path) + ")";
+    return "LakeTable(" + String.join(".", path) + (version == null ? "" : " " + version) + ")";
   }
 }

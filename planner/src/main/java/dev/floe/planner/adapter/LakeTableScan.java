@@ -1,8 +1,8 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
 import dev.floe.planner.type.LakeTypes;
-import dev.floe.planner.spi.PinnedTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.Convention;
@@ -19,6 +19,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -52,13 +53,13 @@ public final class LakeTableScan extends TableScan {
 
   /** A scan of every column of a table. */
   public static LakeTableScan create(RelOptCluster cluster, RelOptTable table, LakeTable lake) {
-    int columns = lake.pinned().table().schema().columns().size();
+    int columns = lake.schema().columns().size();
     return new LakeTableScan(
         cluster,
         cluster.traitSetOf(Convention.NONE),
         table,
         lake,
-        LakeScanSpec.all(lake.session(), lake.path(), columns));
+        LakeScanSpec.all(lake.session(), lake.path(), columns, lake.version()));
   }
 
   /** The same scan reading with another spec. */
@@ -78,7 +79,7 @@ public final class LakeTableScan extends TableScan {
 
   /** The table schema the scan's column indexes refer to. */
   public Schema schema() {
-    return lakeTable.pinned().table().schema();
+    return lakeTable.schema();
   }
 
   /**
@@ -135,21 +136,40 @@ public final class LakeTableScan extends TableScan {
     planner.addRule(EnumerableLakeScan.RULE);
   }
 
+  /**
+   * The scan's terms. For EXPLAIN (any level but the planner's digest) the pushed filter is SQL
+   * with literals of the columns' types, and planning says which files it keeps of the snapshot's
+   * ({@link LakeScan#plan}); the digest keeps Iceberg's own filter text and plans nothing.
+   */
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    PinnedTable pinned = lakeTable.pinned();
+    Long snapshotId = lakeTable.snapshotId();
     List<String> names = new ArrayList<>();
     List<org.apache.iceberg.types.Types.NestedField> columns = schema().columns();
     for (int column : spec.columns()) {
       names.add(columns.get(column).name());
     }
-    return super.explainTerms(pw)
-        .item("snapshot", pinned.snapshotId() == null ? "none" : pinned.snapshotId())
-        .item("columns", names)
-        .itemIf("filter", spec.filter(), spec.filtered())
-        .itemIf("limit", spec.limit(), spec.limit() >= 0)
-        .itemIf("rowIds", true, spec.rowIds())
-        .itemIf("countOnly", true, spec.countOnly());
+    boolean forPeople = pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES;
+    Object filter =
+        forPeople
+            ? FilterSql.of(spec.filter(), schema(), lakeTable.session().timeZone().toZoneId())
+            : spec.filter();
+    RelWriter terms =
+        super.explainTerms(pw)
+            .item("snapshot", snapshotId == null ? "none" : snapshotId)
+            .item("columns", names)
+            .itemIf("filter", filter, spec.filtered())
+            .itemIf("limit", spec.limit(), spec.limit() >= 0)
+            .itemIf("rowIds", true, spec.rowIds())
+            .itemIf("countOnly", true, spec.countOnly());
+    if (forPeople && snapshotId != null) {
+      LakeScan.Planned planned = LakeScan.plan(spec);
+      terms
+          .item("dataFiles", planned.dataFiles() + " of " + planned.totalDataFiles())
+          .item("deleteFiles", planned.deleteFiles() + " of " + planned.totalDeleteFiles())
+          .item("estimatedRows", planned.rows());
+    }
+    return terms;
   }
 
   @Override

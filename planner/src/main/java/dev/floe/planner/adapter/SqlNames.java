@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -195,6 +196,9 @@ public final class SqlNames {
       }
       List<String> path = names.table(currentSchema, parts(identifier));
       if (path == null) {
+        path = metadataTable(identifier);
+      }
+      if (path == null) {
         return;
       }
       List<String> qualified = new ArrayList<>();
@@ -205,6 +209,28 @@ public final class SqlNames {
         positions.add(identifier.getParserPosition().withQuoting(true));
       }
       identifier.setNames(qualified, positions);
+    }
+
+    /**
+     * The path of a metadata table ({@code orders$snapshots}): its table's name resolved as any
+     * other, followed by {@code $} and the metadata table's name; null when the name is not one
+     * or its table does not exist.
+     */
+    private @Nullable List<String> metadataTable(SqlIdentifier identifier) {
+      List<TableNames.Part> parts = parts(identifier);
+      TableNames.Part last = parts.get(parts.size() - 1);
+      TableReference reference = TableReference.parse(last.text());
+      if (reference == null || reference.metadata() == null || reference.version() != null) {
+        return null;
+      }
+      parts.set(parts.size() - 1, new TableNames.Part(reference.table(), last.quoted()));
+      List<String> table = names.table(currentSchema, parts);
+      if (table == null) {
+        return null;
+      }
+      List<String> path = new ArrayList<>(table);
+      path.set(path.size() - 1, reference.spelled(table.get(table.size() - 1)));
+      return path;
     }
 
     private boolean isWithName(String name) {

@@ -404,6 +404,9 @@ public class LakePrepare extends CalcitePrepareImpl {
         qualifyTableNames(query, context);
       }
       query.accept(SubMillisecondCheck.INSTANCE);
+      if (needsValidation) {
+        TimeTravel.rewrite(query);
+      }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
@@ -423,6 +426,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
         return root;
       }
+      lake.refuseWrites();
       if (modify.getOperation() == TableModify.Operation.UPDATE) {
         AssignmentCheck.checkUpdate(
             modify.getTable(), modify.getUpdateColumnList(), modify.getSourceExpressionList());

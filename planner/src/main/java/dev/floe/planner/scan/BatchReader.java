@@ -48,6 +48,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
 
   private final Column[] columns;
   private long nextPosition;
+  private java.util.function.LongConsumer onRowGroup;
 
   private BatchReader(Column[] columns) {
     this.columns = columns;
@@ -139,6 +140,14 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     return true;
   }
 
+  /** Tells a reader that decodes its file whom to tell of each row group it starts (rows). */
+  void onRowGroup(java.util.function.LongConsumer listener) {
+    if (!decodes()) {
+      throw new IllegalStateException("Cannot watch a reader that does not decode its file");
+    }
+    this.onRowGroup = listener;
+  }
+
   @Override
   public void setBatchSize(int size) {
     // Iceberg passes the size of every batch to read(); nothing to keep.
@@ -149,6 +158,9 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
       PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
     if (!decodes()) {
       return;
+    }
+    if (onRowGroup != null) {
+      onRowGroup.accept(pages.getRowCount());
     }
     this.nextPosition =
         pages

@@ -3,6 +3,7 @@ package dev.floe.planner.scan;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.TableVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,6 +21,9 @@ import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
@@ -58,15 +62,105 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     return new LakeScan(root, spec).select(row -> row[0]);
   }
 
+  /**
+   * What a scan reads: the table as the statement sees it, the snapshot (null for an empty table),
+   * the schema its column indexes refer to, and the Iceberg scan of that snapshot.
+   */
+  record Target(PinnedTable pinned, Long snapshotId, Schema schema, TableScan scan) {}
+
+  /** Resolves the spec's table and version to the snapshot and schema to read. */
+  static Target target(LakeScanSpec spec) {
+    PinnedTable pinned = spec.session().pin(spec.path());
+    Table table = pinned.table();
+    TableScan scan = table.newScan().caseSensitive(true);
+    if (spec.version() != null) {
+      TableVersion.Resolved resolved =
+          spec.version()
+              .resolve(table, pinned.name(), spec.session().timeZone().toZoneId());
+      return new Target(
+          pinned, resolved.snapshotId(), resolved.schema(), resolved.applyTo(scan));
+    }
+    Long snapshotId = pinned.snapshotId();
+    if (snapshotId != null) {
+      scan = scan.useSnapshot(snapshotId);
+    }
+    return new Target(pinned, snapshotId, table.schema(), scan);
+  }
+
+  /** The schema a scan's column indexes refer to: the version's, or the table's current one. */
+  public static Schema schemaOf(LakeScanSpec spec) {
+    if (spec.version() == null) {
+      return spec.session().pin(spec.path()).table().schema();
+    }
+    return target(spec).schema();
+  }
+
+  /** The snapshot a scan reads, or null for an empty table. */
+  public static Long snapshotOf(LakeScanSpec spec) {
+    return spec.version() == null ? spec.session().pin(spec.path()).snapshotId() : target(spec).snapshotId();
+  }
+
+  /**
+   * What planning keeps for a scan, for EXPLAIN: the data and delete files left after pruning by
+   * partition values and column statistics, out of the snapshot's totals, and the rows in the data
+   * files kept.
+   */
+  public record Planned(
+      Long snapshotId,
+      long dataFiles,
+      long totalDataFiles,
+      long deleteFiles,
+      long totalDeleteFiles,
+      long rows) {}
+
+  /** Plans a scan's files as running it would, without reading them. */
+  public static Planned plan(LakeScanSpec spec) {
+    Target target = target(spec);
+    if (target.snapshotId() == null) {
+      return new Planned(null, 0, 0, 0, 0, 0);
+    }
+    Snapshot snapshot = target.pinned().table().snapshot(target.snapshotId());
+    long dataFiles = 0;
+    long rows = 0;
+    java.util.Set<String> deletes = new java.util.HashSet<>();
+    try (CloseableIterable<FileScanTask> planned = target.scan().filter(spec.filter()).planFiles()) {
+      for (FileScanTask task : planned) {
+        dataFiles++;
+        rows += task.file().recordCount();
+        task.deletes().forEach(d -> deletes.add(d.location()));
+      }
+    } catch (IOException e) {
+      throw FloeError.IO.error(e, target.pinned().name(), e.getMessage());
+    } catch (RuntimeException e) {
+      throw Failures.translate(e, target.pinned().name());
+    }
+    return new Planned(
+        target.snapshotId(),
+        dataFiles,
+        summaryCount(snapshot, SnapshotSummary.TOTAL_DATA_FILES_PROP, dataFiles),
+        deletes.size(),
+        summaryCount(snapshot, SnapshotSummary.TOTAL_DELETE_FILES_PROP, deletes.size()),
+        rows);
+  }
+
+  private static long summaryCount(Snapshot snapshot, String property, long fallback) {
+    String value = snapshot == null ? null : snapshot.summary().get(property);
+    try {
+      return value == null ? fallback : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
+  }
+
   @Override
   public Enumerator<Object[]> enumerator() {
-    PinnedTable pinned = spec.session().pin(spec.path());
-    if (pinned.snapshotId() == null) {
+    Target target = target(spec);
+    PinnedTable pinned = target.pinned();
+    if (target.snapshotId() == null) {
       return new ListEnumerator(List.of());
     }
     Table table = pinned.table();
-    TableScan scan =
-        table.newScan().useSnapshot(pinned.snapshotId()).filter(spec.filter()).caseSensitive(true);
+    TableScan scan = target.scan().filter(spec.filter());
     // Large files are split at row-group boundaries, so that one big file is still read by every
     // worker; positions stay those of the whole file, so deletes apply as before.
     long splitSize =
@@ -92,19 +186,62 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     TaskReader reader =
         new TaskReader(
             table.io(),
-            table.schema(),
+            target.schema(),
             spec.columns(),
             spec.rowIds(),
             new StatementDeleteCache(),
             true,
             spec.countOnly());
+    ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
+    reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
     int workers = Math.min(spec.session().scanParallelism(), tasks.size());
-    if (workers <= 1) {
-      return new SerialEnumerator(reader, tasks, spec.limit(), cancel);
+    Enumerator<Object[]> rows =
+        workers <= 1
+            ? new SerialEnumerator(reader, tasks, spec.limit(), cancel)
+            : new ParallelEnumerator(
+                reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
+    return stats == null ? rows : new Watched(rows, stats);
+  }
+
+  /** Counts the rows a scan hands on and the time spent producing them. */
+  private static final class Watched implements Enumerator<Object[]> {
+    private final Enumerator<Object[]> rows;
+    private final ScanStats stats;
+
+    Watched(Enumerator<Object[]> rows, ScanStats stats) {
+      this.rows = rows;
+      this.stats = stats;
     }
-    return new ParallelEnumerator(
-        reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
+
+    @Override
+    public Object[] current() {
+      return rows.current();
+    }
+
+    @Override
+    public boolean moveNext() {
+      long start = System.nanoTime();
+      try {
+        boolean has = rows.moveNext();
+        if (has) {
+          stats.rowsReturned(1);
+        }
+        return has;
+      } finally {
+        stats.time(System.nanoTime() - start);
+      }
+    }
+
+    @Override
+    public void reset() {
+      rows.reset();
+    }
+
+    @Override
+    public void close() {
+      rows.close();
+    }
   }
 
   /** Checks the statement's cancel flag and timeout. */

@@ -1,6 +1,7 @@
 package dev.floe.planner.scan;
 
 import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.spi.TableVersion;
 import java.util.List;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -19,6 +20,8 @@ import org.apache.iceberg.expressions.Expressions;
  * @param countOnly whether only the number of rows matters (a {@code COUNT(*)} directly above):
  *     a file no delete applies to and the filter selects whole is counted from its metadata,
  *     without reading it, and its rows carry NULLs
+ * @param version the past version to read (time travel), or null for the snapshot pinned for the
+ *     statement
  */
 public record LakeScanSpec(
     LakeSession session,
@@ -27,42 +30,50 @@ public record LakeScanSpec(
     Expression filter,
     long limit,
     boolean rowIds,
-    boolean countOnly) {
+    boolean countOnly,
+    TableVersion version) {
 
   /** A spec reading every column of a table, unfiltered. */
   public static LakeScanSpec all(LakeSession session, List<String> path, int columnCount) {
+    return all(session, path, columnCount, null);
+  }
+
+  /** A spec reading every column of a table at a version (null: the pinned snapshot). */
+  public static LakeScanSpec all(
+      LakeSession session, List<String> path, int columnCount, TableVersion version) {
     List<Integer> columns = new java.util.ArrayList<>();
     for (int i = 0; i < columnCount; i++) {
       columns.add(i);
     }
-    return new LakeScanSpec(session, path, columns, Expressions.alwaysTrue(), -1, false, false);
+    return new LakeScanSpec(
+        session, path, columns, Expressions.alwaysTrue(), -1, false, false, version);
   }
 
   /** This spec with a filter added to the one it has. */
   public LakeScanSpec withFilter(Expression more) {
     return new LakeScanSpec(
-        session, path, columns, Expressions.and(filter, more), limit, rowIds, countOnly);
+        session, path, columns, Expressions.and(filter, more), limit, rowIds, countOnly, version);
   }
 
   /** This spec emitting other columns. */
   public LakeScanSpec withColumns(List<Integer> newColumns) {
     return new LakeScanSpec(
-        session, path, List.copyOf(newColumns), filter, limit, rowIds, countOnly);
+        session, path, List.copyOf(newColumns), filter, limit, rowIds, countOnly, version);
   }
 
   /** This spec stopping after a number of rows. */
   public LakeScanSpec withLimit(long newLimit) {
-    return new LakeScanSpec(session, path, columns, filter, newLimit, rowIds, countOnly);
+    return new LakeScanSpec(session, path, columns, filter, newLimit, rowIds, countOnly, version);
   }
 
   /** This spec with the trailing file and position values. */
   public LakeScanSpec withRowIds() {
-    return new LakeScanSpec(session, path, columns, filter, limit, true, countOnly);
+    return new LakeScanSpec(session, path, columns, filter, limit, true, countOnly, version);
   }
 
   /** This spec for a scan whose rows are only counted. */
   public LakeScanSpec withCountOnly() {
-    return new LakeScanSpec(session, path, columns, filter, limit, rowIds, true);
+    return new LakeScanSpec(session, path, columns, filter, limit, rowIds, true, version);
   }
 
   /** Whether a filter was pushed. */

@@ -36,6 +36,7 @@ final class TaskReader {
   private final StatementDeleteCache deleteCache;
   private final boolean batches;
   private final boolean countOnly;
+  private ScanStats stats;
 
   TaskReader(
       FileIO io,
@@ -89,6 +90,11 @@ final class TaskReader {
     return io;
   }
 
+  /** Records what this reader reads in {@code stats} (null: records nothing). */
+  void recordInto(ScanStats scanStats) {
+    this.stats = scanStats;
+  }
+
   /** Opens a task; the caller closes the returned iterable. */
   CloseableIterable<Object[]> open(FileScanTask task) {
     if (task.file().format() != FileFormat.PARQUET) {
@@ -97,7 +103,13 @@ final class TaskReader {
     }
     Expression residual = task.residual();
     if (countOnly && countable(task)) {
+      if (stats != null) {
+        stats.fileCounted();
+      }
       return counted(task.file().recordCount());
+    }
+    if (stats != null) {
+      stats.fileOpened(task);
     }
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes =
@@ -122,6 +134,17 @@ final class TaskReader {
             .createReaderFunc(
                 fileSchema -> InternalReader.create(readSchema, fileSchema, constants))
             .build();
+    if (stats != null) {
+      ScanStats into = stats;
+      into.readRowByRow();
+      rows =
+          CloseableIterable.transform(
+              rows,
+              row -> {
+                into.rowRead();
+                return row;
+              });
+    }
     rows = deletes.filter(rows);
     if (!isTrue(residual)) {
       Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, true);
@@ -253,6 +276,9 @@ final class TaskReader {
               .createBatchedReaderFunc(
                   fileSchema -> {
                     created[0] = BatchReader.create(requested, fileSchema, constants);
+                    if (stats != null && created[0].decodes()) {
+                      created[0].onRowGroup(stats::rowGroupRead);
+                    }
                     return created[0];
                   })
               .build();

@@ -147,9 +147,17 @@ final class RowLevelChange {
             table.properties(),
             TableProperties.DELETE_TARGET_FILE_SIZE_BYTES,
             TableProperties.DELETE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    // Position-delete files are named so ("...-deletes.parquet", as Spark names them): whoever
+    // looks at the folder (the shell's progress report) can tell them from data files.
+    OutputFileFactory deleteFiles =
+        OutputFileFactory.builderFor(table, 1, 0)
+            .format(FileFormat.PARQUET)
+            .operationId(operationId)
+            .suffix("deletes")
+            .build();
     FanoutPositionOnlyDeleteWriter<Record> writer =
         new FanoutPositionOnlyDeleteWriter<>(
-            factory, outputFiles, table.io(), targetSize, DeleteGranularity.FILE);
+            factory, deleteFiles, table.io(), targetSize, DeleteGranularity.FILE);
     try (writer) {
       PositionDelete<Record> delete = PositionDelete.create();
       for (Map.Entry<FileScanTask, long[]> entry : rowLevel.entrySet()) {

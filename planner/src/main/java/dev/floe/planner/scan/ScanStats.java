@@ -1,0 +1,162 @@
+package dev.floe.planner.scan;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.FileScanTask;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What one scan did while a statement ran under {@link #collect}: files opened, row groups read
+ * and skipped, rows read from files and rows handed on, time spent producing rows. EXPLAIN
+ * ANALYZE reports it; scans outside a collection record nothing and cost nothing.
+ *
+ * <p>Workers of a parallel scan update the counters concurrently.
+ */
+public final class ScanStats {
+  private static final ThreadLocal<Collection> CURRENT = new ThreadLocal<>();
+
+  private final String table;
+  private final long snapshotId;
+  private final AtomicLong filesOpened = new AtomicLong();
+  private final AtomicLong filesCounted = new AtomicLong();
+  private final AtomicLong rowGroupsInFiles = new AtomicLong();
+  private final AtomicLong rowGroupsRead = new AtomicLong();
+  private final AtomicLong rowsRead = new AtomicLong();
+  private final AtomicLong rowsReturned = new AtomicLong();
+  private final AtomicLong nanos = new AtomicLong();
+  private volatile boolean rowGroupsKnown = true;
+
+  private ScanStats(String table, long snapshotId) {
+    this.table = table;
+    this.snapshotId = snapshotId;
+  }
+
+  /** The scans of the statements run on this thread until the collection is closed. */
+  public static final class Collection implements AutoCloseable {
+    private final List<ScanStats> scans = Collections.synchronizedList(new ArrayList<>());
+    private final @Nullable Collection outer;
+
+    private Collection(@Nullable Collection outer) {
+      this.outer = outer;
+    }
+
+    /** The scans started so far, in the order they started. */
+    public List<ScanStats> scans() {
+      synchronized (scans) {
+        return List.copyOf(scans);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (outer == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(outer);
+      }
+    }
+  }
+
+  /** Starts collecting the stats of scans started on this thread. */
+  public static Collection collect() {
+    Collection collection = new Collection(CURRENT.get());
+    CURRENT.set(collection);
+    return collection;
+  }
+
+  /** The stats of a scan starting now on this thread, or null when nothing collects them. */
+  static @Nullable ScanStats start(String table, long snapshotId) {
+    Collection collection = CURRENT.get();
+    if (collection == null) {
+      return null;
+    }
+    ScanStats stats = new ScanStats(table, snapshotId);
+    collection.scans.add(stats);
+    return stats;
+  }
+
+  void fileOpened(FileScanTask task) {
+    filesOpened.incrementAndGet();
+    List<Long> offsets = task.file().splitOffsets();
+    if (offsets == null) {
+      rowGroupsKnown = false;
+      return;
+    }
+    long end = task.start() + task.length();
+    for (long offset : offsets) {
+      if (offset >= task.start() && offset < end) {
+        rowGroupsInFiles.incrementAndGet();
+      }
+    }
+  }
+
+  void fileCounted() {
+    filesCounted.incrementAndGet();
+  }
+
+  void rowGroupRead(long rows) {
+    rowGroupsRead.incrementAndGet();
+    rowsRead.addAndGet(rows);
+  }
+
+  /** A file read row by row, whose row groups are not counted. */
+  void readRowByRow() {
+    rowGroupsKnown = false;
+  }
+
+  void rowRead() {
+    rowsRead.incrementAndGet();
+  }
+
+  void rowsReturned(long rows) {
+    rowsReturned.addAndGet(rows);
+  }
+
+  void time(long elapsedNanos) {
+    nanos.addAndGet(elapsedNanos);
+  }
+
+  /** The table's SQL name. */
+  public String table() {
+    return table;
+  }
+
+  /** The snapshot read. */
+  public long snapshotId() {
+    return snapshotId;
+  }
+
+  /** Nanoseconds spent producing this scan's rows, as seen by the thread consuming them. */
+  public long nanos() {
+    return nanos.get();
+  }
+
+  /** One line for EXPLAIN ANALYZE. */
+  public String describe() {
+    long inFiles = rowGroupsInFiles.get();
+    long read = rowGroupsRead.get();
+    String skipped =
+        rowGroupsKnown
+            ? Math.max(0, inFiles - read) + " of " + inFiles
+            : "unknown (a file was read row by row)";
+    return "LakeTableScan "
+        + table
+        + " (snapshot "
+        + snapshotId
+        + "): files opened: "
+        + filesOpened.get()
+        + (filesCounted.get() > 0 ? ", files counted from metadata: " + filesCounted.get() : "")
+        + (rowGroupsKnown ? ", row groups read: " + read : "")
+        + ", row groups skipped: "
+        + skipped
+        + ", rows read: "
+        + rowsRead.get()
+        + ", rows returned: "
+        + rowsReturned.get()
+        + ", scan: "
+        + nanos.get() / 1_000_000
+        + " ms";
+  }
+}
