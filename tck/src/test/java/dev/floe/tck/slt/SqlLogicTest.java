@@ -28,15 +28,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * runs must answer exactly what SQLite answered, and every statement must succeed or fail as the
  * file says. A line per file reports passed, failed and skipped queries and the time taken.
  *
- * <p>{@code -Dslt.files=test/a.test,test/b.test} runs other files of the suite instead.
+ * <p>Every build runs {@code test/select1.test} and every file in {@code test/evidence/}; the
+ * Maven profile {@code slt} ({@code -Dslt.more=true}) adds the larger files below.
+ * {@code -Dslt.files=test/a.test,test/b.test} runs other files of the suite instead.
  */
 class SqlLogicTest {
-  /** The files every build runs. */
-  private static final List<String> CORE = List.of("test/select1.test", "test/select3.test");
+  /** The files every build runs besides {@code test/evidence/}. */
+  private static final List<String> CORE = List.of("test/select1.test");
 
-  /** Where the files with one query shape each, thousands of times, live. */
-  static final List<String> RANDOM =
+  /** The files of the {@code slt} profile: about 54,000 queries. */
+  private static final List<String> MORE =
       List.of(
+          "test/select3.test",
           "test/random/aggregates/slt_good_0.test",
           "test/random/expr/slt_good_0.test",
           "test/random/groupby/slt_good_0.test",
@@ -51,8 +54,8 @@ class SqlLogicTest {
     }
     List<String> files = new ArrayList<>(CORE);
     files.addAll(evidenceFiles());
-    if (Boolean.getBoolean("slt.random")) {
-      files.addAll(RANDOM);
+    if (Boolean.getBoolean("slt.more")) {
+      files.addAll(MORE);
     }
     return files.stream();
   }
