@@ -22,9 +22,6 @@ enum Unsupported {
   TRIGGER(
       matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?TRIGGER|DROP\\s+TRIGGER)\\b.*"),
       "no triggers"),
-  PRIMARY_KEY(
-      matching("CREATE\\s+TABLE\\b.*\\bPRIMARY\\s+KEY\\b.*"),
-      "PRIMARY KEY is not accepted by CREATE TABLE yet"),
   UNIQUE(
       matching("CREATE\\s+TABLE\\b.*\\bUNIQUE\\b.*"),
       "no UNIQUE constraints: Iceberg cannot enforce them"),
