@@ -8,6 +8,7 @@ import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.ScanPlans;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.FolderTableOperations;
 import java.sql.Connection;
@@ -89,6 +90,7 @@ public final class FloeSession implements BatchingSession {
     final Table base;
     final TableMetadata baseMetadata;
     final Long baseSnapshotId;
+    final ScanPlans plans = new ScanPlans();
     TableChange pending = TableChange.NONE;
     Table preview;
     List<String> previewFiles = List.of();
@@ -124,9 +126,10 @@ public final class FloeSession implements BatchingSession {
     TableState state = state(path);
     if (state.preview != null) {
       Snapshot snapshot = state.preview.currentSnapshot();
-      return new PinnedTable(path, state.preview, snapshot == null ? null : snapshot.snapshotId());
+      return new PinnedTable(
+          path, state.preview, snapshot == null ? null : snapshot.snapshotId(), state.plans);
     }
-    return new PinnedTable(path, state.base, state.baseSnapshotId);
+    return new PinnedTable(path, state.base, state.baseSnapshotId, state.plans);
   }
 
   private TableState state(List<String> path) {
@@ -245,10 +248,15 @@ public final class FloeSession implements BatchingSession {
     return tables.values().stream().anyMatch(s -> !s.pending.isEmpty());
   }
 
-  /** Called before each statement: in auto-commit mode every statement sees the latest data. */
+  /**
+   * Called before each statement: in auto-commit mode every statement sees the latest data; in a
+   * transaction the tables stay pinned, and the scans planned by the last statement are let go.
+   */
   public void beginStatement() {
     if (autoCommit) {
       discard();
+    } else {
+      tables.values().forEach(state -> state.plans.clear());
     }
   }
 

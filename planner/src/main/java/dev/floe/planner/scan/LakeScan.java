@@ -1,5 +1,6 @@
 package dev.floe.planner.scan;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.planner.spi.PinnedTable;
@@ -27,6 +28,7 @@ import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.util.PropertyUtil;
@@ -43,6 +45,8 @@ import org.apache.iceberg.util.PropertyUtil;
 public final class LakeScan extends AbstractEnumerable<Object[]> {
   private static final int BATCH = 1024;
   private static final int QUEUED_BATCHES = 4;
+  /** Up to this many data manifests, a scan is planned on the statement's own thread. */
+  private static final int SERIAL_PLANNING_MANIFESTS = 8;
 
   private final DataContext root;
   private final LakeScanSpec spec;
@@ -160,29 +164,14 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       return new ListEnumerator(List.of());
     }
     Table table = pinned.table();
-    TableScan scan = target.scan().filter(spec.filter());
-    // Large files are split at row-group boundaries, so that one big file is still read by every
-    // worker; positions stay those of the whole file, so deletes apply as before.
-    long splitSize =
-        PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.SPLIT_SIZE,
-            TableProperties.SPLIT_SIZE_DEFAULT);
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      if (spec.countOnly()) {
-        planned.forEach(tasks::add); // whole files, which can be counted from their metadata
-      } else {
-        planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
-      }
-    } catch (IOException e) {
-      throw FloeError.IO.error(e, pinned.name(), e.getMessage());
-    } catch (RuntimeException e) {
-      throw Failures.translate(e, pinned.name());
-    }
-    tasks.sort(
-        Comparator.comparing((FileScanTask t) -> t.file().location())
-            .thenComparingLong(FileScanTask::start));
+    List<FileScanTask> tasks =
+        pinned
+            .plans()
+            .tasks(
+                target.snapshotId(),
+                spec.filter(),
+                spec.countOnly(),
+                () -> plan(target, spec.filter(), spec.countOnly()));
     TaskReader reader =
         new TaskReader(
             table.io(),
@@ -242,6 +231,45 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     public void close() {
       rows.close();
     }
+  }
+
+  /**
+   * The file tasks of the pinned snapshot that the filter may select, in a fixed order: sorted by
+   * file and start, large files split at row-group boundaries unless whole files are asked for.
+   */
+  private static List<FileScanTask> plan(Target target, Expression filter, boolean wholeFiles) {
+    PinnedTable pinned = target.pinned();
+    Table table = pinned.table();
+    TableScan scan = target.scan().filter(filter);
+    Snapshot snapshot = table.snapshot(target.snapshotId());
+    if (snapshot.dataManifests(table.io()).size() <= SERIAL_PLANNING_MANIFESTS) {
+      // Iceberg reads several manifests on its worker pool, and the planning thread polls for
+      // their entries every 10 ms: for a few small manifests that wait is the whole cost.
+      scan = scan.planWith(MoreExecutors.newDirectExecutorService());
+    }
+    // Large files are split at row-group boundaries, so that one big file is still read by every
+    // worker; positions stay those of the whole file, so deletes apply as before.
+    long splitSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.SPLIT_SIZE,
+            TableProperties.SPLIT_SIZE_DEFAULT);
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      if (wholeFiles) {
+        planned.forEach(tasks::add); // whole files, which can be counted from their metadata
+      } else {
+        planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
+      }
+    } catch (IOException e) {
+      throw FloeError.IO.error(e, pinned.name(), e.getMessage());
+    } catch (RuntimeException e) {
+      throw Failures.translate(e, pinned.name());
+    }
+    tasks.sort(
+        Comparator.comparing((FileScanTask t) -> t.file().location())
+            .thenComparingLong(FileScanTask::start));
+    return tasks;
   }
 
   /** Checks the statement's cancel flag and timeout. */

@@ -11,8 +11,9 @@ import org.apache.iceberg.Table;
  * @param path the table's path under the root
  * @param table the Iceberg table to plan scans on
  * @param snapshotId the snapshot to read, or null when the table has none yet
+ * @param plans the scans already planned on it during the running statement
  */
-public record PinnedTable(List<String> path, Table table, Long snapshotId) {
+public record PinnedTable(List<String> path, Table table, Long snapshotId, ScanPlans plans) {
   /** The pinned snapshot, or null for an empty table. */
   public Snapshot snapshot() {
     return snapshotId == null ? null : table.snapshot(snapshotId);
