@@ -8,7 +8,7 @@ import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
 import dev.floe.planner.parser.FloeOperators;
 import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.parser.FloeStatementNode;
+import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
@@ -23,8 +23,6 @@ import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlShow;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.txn.FloeSession;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -215,10 +213,13 @@ public final class Ddl {
     properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
     properties.putAll(create.properties);
+    checkFormatVersion(properties);
     if (create.query == null) {
       Schema schema = schema(columns(create.columns), create.primaryKey);
       Transaction txn =
-          catalog().newCreateTableTransaction(path, schema, spec(schema, create.partitioning), properties);
+          catalog()
+              .newCreateTableTransaction(
+                  path, schema, spec(path, schema, create.partitioning), properties);
       txn.commitTransaction();
       return 0;
     }
@@ -257,7 +258,8 @@ public final class Ddl {
       Schema schema = schema(columns, create.primaryKey);
       Transaction txn =
           catalog()
-              .newCreateTableTransaction(path, schema, spec(schema, create.partitioning), properties);
+              .newCreateTableTransaction(
+                  path, schema, spec(path, schema, create.partitioning), properties);
       Table table = txn.table();
       String operationId = UUID.randomUUID().toString();
       AtomicInteger rows = new AtomicInteger();
@@ -313,6 +315,9 @@ public final class Ddl {
               throw SqlErrors.of(
                   FloeError.NOT_SUPPORTED,
                   "adding a NOT NULL column to an existing table: its old rows have no value");
+            }
+            if (table.schema().caseInsensitiveFindField(column.name()) != null) {
+              throw SqlErrors.of(FloeError.COLUMN_EXISTS, column.name() + " in " + table.name());
             }
             update.addColumn(column.name(), type, column.comment());
             break;
@@ -405,7 +410,13 @@ public final class Ddl {
       }
     }
     List<Types.NestedField> fields = new ArrayList<>();
+    java.util.Set<String> names = new java.util.HashSet<>();
     for (Column column : columns) {
+      if (!names.add(column.name().toLowerCase(Locale.ROOT))) {
+        throw FloeError.COLUMN_EXISTS.error(
+            column.name() + " (column names are matched ignoring case, so each must differ in"
+                + " more than case)");
+      }
       boolean required = column.required() || key.contains(column.name());
       if (key.contains(column.name()) && !column.type().isPrimitiveType()) {
         throw FloeError.NOT_SUPPORTED.error(
@@ -424,6 +435,27 @@ public final class Ddl {
       identifiers.add(struct.field(name).fieldId());
     }
     return new Schema(struct.fields(), identifiers);
+  }
+
+  /** Refuses a format version Iceberg cannot write (22023), before anything is created. */
+  private static void checkFormatVersion(Map<String, String> properties) {
+    String version = properties.get(TableProperties.FORMAT_VERSION);
+    if (!List.of("1", "2", "3").contains(version)) {
+      throw FloeError.INVALID_PROPERTY.error(
+          "'" + TableProperties.FORMAT_VERSION + "' = '" + version + "'",
+          "the format versions Floe writes are 1, 2 and 3");
+    }
+  }
+
+  /** The partition spec of a new table; a transform its column cannot take is 42000. */
+  private static PartitionSpec spec(
+      List<String> path, Schema schema, List<PartitionField> fields) {
+    try {
+      return spec(schema, fields);
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw FloeError.VALIDATION.error(
+          e, "Cannot partition table " + String.join(".", path) + ": " + e.getMessage());
+    }
   }
 
   private static PartitionSpec spec(Schema schema, List<PartitionField> fields) {
