@@ -8,7 +8,7 @@ import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
 import dev.floe.planner.parser.FloeOperators;
 import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.parser.FloeStatementNode;
+import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;

@@ -1,6 +1,7 @@
 package dev.floe.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -130,6 +131,56 @@ class ShadedJarTest {
     }
     assertThat(read).containsExactlyInAnyOrder("1|ünï 😀|0001-01-01", "2|null|null");
     assertThat(written.location()).endsWith("/lake with space/sales/orders");
+  }
+
+  @Test
+  void theIsolatedDriverParsesEveryStatementWithFloesGrammar() throws Exception {
+    Path root = temp.resolve("grammar");
+    Files.createDirectories(root);
+    try (Connection c = connect("jdbc:floe:" + root);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE sales.orders (id BIGINT, note VARCHAR COMMENT 'free text',"
+              + " PRIMARY KEY (id)) PARTITIONED BY (bucket(4, id))");
+      assertThat(s.executeUpdate("INSERT INTO sales.orders VALUES (1, 'a'), (2, 'b')")).isEqualTo(2);
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SHOW TABLES FROM sales")) {
+        assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo("Table");
+        while (rs.next()) {
+          tables.add(rs.getString(1));
+        }
+      }
+      assertThat(tables).containsExactly("orders");
+      List<String> described = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("DESCRIBE sales.orders")) {
+        while (rs.next()) {
+          described.add(
+              rs.getString("Column") + " " + rs.getString("Type") + " | " + rs.getString("Extra"));
+        }
+      }
+      assertThat(described)
+          .containsExactly("id BIGINT | not null, primary key, partition key bucket(4)", "note VARCHAR | ");
+      String ddl;
+      try (ResultSet rs = s.executeQuery("SHOW CREATE TABLE sales.orders")) {
+        assertThat(rs.next()).isTrue();
+        ddl = rs.getString("Create Table");
+      }
+      s.execute(ddl.replace("\"orders\"", "\"orders_copy\""));
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sales.orders_copy")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isZero();
+      }
+      assertThatThrownBy(() -> s.execute("SELECT * FROM sales.orders WHERE"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42000");
+                assertThat(e.getMessage()).contains("line 1, column 32").contains("expected one of");
+              });
+      assertThatThrownBy(() -> s.execute("SELECT * FROM sales.orders FOR VERSION AS OF 1"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
+    }
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.floe.planner.parser.ddl;
 
-import dev.floe.planner.parser.FloeStatementNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

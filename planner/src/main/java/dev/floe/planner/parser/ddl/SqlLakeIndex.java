@@ -1,6 +1,5 @@
 package dev.floe.planner.parser.ddl;
 
-import dev.floe.planner.parser.FloeStatementNode;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.sql.SqlIdentifier;

@@ -1,6 +1,6 @@
 package dev.floe.planner.parser.stmt;
 
-import dev.floe.planner.parser.FloeStatementNode;
+import dev.floe.planner.parser.ddl.FloeStatementNode;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.sql.SqlIdentifier;

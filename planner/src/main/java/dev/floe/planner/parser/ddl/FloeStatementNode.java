@@ -1,4 +1,4 @@
-package dev.floe.planner.parser;
+package dev.floe.planner.parser.ddl;
 
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
