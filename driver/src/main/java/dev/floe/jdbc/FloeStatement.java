@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe statement: DDL runs in Floe, everything else in Calcite; each statement is bounded by the
@@ -89,14 +90,21 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     closeCurrent();
     try (ContextLoader ignored = ContextLoader.enter()) {
-      if (Ddl.isDdl(sql)) {
-        updateCount = connection.ddl().execute(sql);
-        return false;
-      }
       String analyzed = ExplainAnalyze.queryOf(sql);
       if (analyzed != null) {
         String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
         return run(() -> calcite.execute(report));
+      }
+      SqlNode node = Ddl.parse(sql);
+      if (Ddl.isCommand(node)) {
+        if (Ddl.isQuery(node)) {
+          current =
+              new FloeResultSet(this, CommandResults.of(connection, connection.ddl().query(node)));
+          updateCount = -1;
+          return true;
+        }
+        updateCount = connection.ddl().execute(node, sql);
+        return false;
       }
       return run(() -> calcite.execute(sql));
     }
@@ -218,8 +226,10 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Ddl.isDdl(sql)) {
-              throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+            SqlNode node = Ddl.parse(sql);
+            if (Ddl.isCommand(node)) {
+              throw SqlErrors.of(
+                  FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
             if (calcite.execute(sql)) {
               throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
