@@ -6,7 +6,6 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
-import dev.floe.planner.parser.FloeOperators;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.ColumnDef;
@@ -37,13 +36,10 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDescribeSchema;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
-import org.apache.calcite.util.Util;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -95,34 +91,6 @@ public final class Ddl {
     return node instanceof SqlShow
         || node instanceof SqlDescribeTable
         || node instanceof SqlDescribeSchema;
-  }
-
-  /**
-   * Refuses, with 0A000, a statement that the grammar accepts but Floe does not run yet: time
-   * travel (FOR VERSION AS OF, FOR SYSTEM_VERSION AS OF) anywhere in it.
-   */
-  public static void checkSupported(SqlNode node) throws SQLException {
-    if (node != null && containsVersionAsOf(node)) {
-      throw notYet("FOR VERSION AS OF (time travel to a snapshot, branch or tag)");
-    }
-  }
-
-  private static boolean containsVersionAsOf(SqlNode node) {
-    try {
-      node.accept(
-          new SqlBasicVisitor<Void>() {
-            @Override
-            public Void visit(SqlCall call) {
-              if (call.getOperator() == FloeOperators.VERSION_AS_OF) {
-                throw new Util.FoundOne(call);
-              }
-              return super.visit(call);
-            }
-          });
-      return false;
-    } catch (Util.FoundOne found) {
-      return true;
-    }
   }
 
   private static SQLException notYet(String what) {

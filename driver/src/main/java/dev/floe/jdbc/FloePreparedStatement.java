@@ -74,7 +74,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           FloeError.NOT_SUPPORTED,
           "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
     }
-    Ddl.checkSupported(node);
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = connection.session().exclusive()) {
       connection.session().beginStatement();

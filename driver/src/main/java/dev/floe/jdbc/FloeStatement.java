@@ -96,6 +96,11 @@ class FloeStatement extends ForwardingStatement {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session().exclusive()) {
       closeCurrent();
+      String analyzed = ExplainAnalyze.queryOf(sql);
+      if (analyzed != null) {
+        String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
+        return run(() -> calcite.execute(report));
+      }
       SqlNode node = Ddl.parse(sql);
       if (Ddl.isCommand(node)) {
         if (Ddl.isQuery(node)) {
@@ -112,12 +117,6 @@ class FloeStatement extends ForwardingStatement {
           ddlWarning = connection.ddl().takeWarning();
         }
         return false;
-      }
-      Ddl.checkSupported(node);
-      String analyzed = ExplainAnalyze.queryOf(sql);
-      if (analyzed != null) {
-        String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
-        return run(() -> calcite.execute(report));
       }
       return run(() -> calcite.execute(sql));
     }
@@ -265,7 +264,6 @@ class FloeStatement extends ForwardingStatement {
               throw SqlErrors.of(
                   FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
-            Ddl.checkSupported(node);
             if (calcite.execute(sql)) {
               throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }
