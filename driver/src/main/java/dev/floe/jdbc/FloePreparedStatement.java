@@ -3,6 +3,7 @@ package dev.floe.jdbc;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.command.Ddl;
+import dev.floe.command.Etl;
 import dev.floe.command.FastInsert;
 import dev.floe.error.FloeError;
 import dev.floe.planner.write.InsertBatch;
@@ -65,6 +66,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
+    if (Etl.handles(sql)) {
+      throw SqlErrors.of(
+          FloeError.NOT_SUPPORTED,
+          "preparing TRUNCATE, INSERT OVERWRITE or MERGE; run it with Statement.execute: " + sql);
+    }
     if (Ddl.isDdl(sql)) {
       throw SqlErrors.of(
           FloeError.NOT_SUPPORTED, "preparing DDL; run it with Statement.execute: " + sql);

@@ -4,6 +4,7 @@ import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.command.Ddl;
+import dev.floe.command.Etl;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
@@ -88,6 +89,10 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     closeCurrent();
     try (ContextLoader ignored = ContextLoader.enter()) {
+      if (Etl.handles(sql)) {
+        updateCount = connection.etl().execute(sql);
+        return false;
+      }
       if (Ddl.isDdl(sql)) {
         updateCount = connection.ddl().execute(sql);
         return false;
@@ -212,6 +217,12 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
+            if (Etl.handles(sql)) {
+              throw SqlErrors.of(
+                  FloeError.NOT_SUPPORTED,
+                  "TRUNCATE, INSERT OVERWRITE or MERGE in a batch; run it with Statement.execute: "
+                      + sql);
+            }
             if (Ddl.isDdl(sql)) {
               throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
             }
