@@ -6,9 +6,11 @@ import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
+import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.write.LakeWrites;
 import dev.floe.txn.FloeSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +27,7 @@ import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -33,8 +36,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionField;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -45,10 +46,11 @@ import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.StructLikeSet;
 
 /**
- * The statements batch ETL is written in that change a table's rows: TRUNCATE TABLE and INSERT
- * OVERWRITE. Each runs as one statement of the connection's transaction (in auto-commit mode, one
- * Iceberg commit), validated against concurrent writers as DELETE is: a concurrent commit that
- * adds or deletes rows in what the statement replaces fails it with 40001.
+ * The statements batch ETL is written in that change a table's rows: TRUNCATE TABLE, INSERT
+ * OVERWRITE and MERGE INTO ({@link Merge}). Each runs as one statement of the connection's
+ * transaction (in auto-commit mode, one Iceberg commit), validated against concurrent writers as
+ * DELETE is: a concurrent commit that adds or deletes rows in what the statement replaces fails it
+ * with 40001.
  *
  * <p>INSERT OVERWRITE writes its rows through Calcite's INSERT (so every value goes through the
  * one assignment function) and then removes, in the same change, the files of the partitions it
@@ -57,7 +59,7 @@ import org.apache.iceberg.util.StructLikeSet;
 public final class Etl {
   private static final Pattern HANDLED =
       Pattern.compile(
-          "^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:TRUNCATE\\b|INSERT\\s+OVERWRITE\\b)",
+          "^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:TRUNCATE\\b|INSERT\\s+OVERWRITE\\b|MERGE\\b)",
           Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private final CommandContext connection;
@@ -88,8 +90,13 @@ public final class Etl {
         count = truncate((SqlTruncateTable) node);
       } else if (node instanceof SqlInsertOverwrite) {
         count = overwrite((SqlInsertOverwrite) node, sql);
+      } else if (node instanceof SqlMergeInto) {
+        count = new Merge(this, (SqlMergeInto) node).run();
+      } else if (node instanceof SqlMerge) {
+        count = new Merge(this, (SqlMerge) node).run();
       } else {
-        throw FloeError.SYNTAX.error("expected TRUNCATE TABLE or INSERT OVERWRITE: " + sql);
+        throw FloeError.SYNTAX.error(
+            "expected TRUNCATE TABLE, INSERT OVERWRITE or MERGE INTO: " + sql);
       }
       succeeded = true;
       return count;
@@ -106,8 +113,12 @@ public final class Etl {
     }
   }
 
+  CommandContext connection() {
+    return connection;
+  }
+
   /** The folder path of an existing table, resolved by the one resolver. */
-  private List<String> tablePath(SqlIdentifier name) throws SQLException {
+  List<String> tablePath(SqlIdentifier name) throws SQLException {
     List<TableNames.Part> parts = SqlNames.parts(name);
     List<String> path =
         new TableNames(connection.session().catalog()).table(connection.schemaPath(), parts);
@@ -233,19 +244,14 @@ public final class Etl {
       Set<String> earlier = new TreeSet<>();
       pendingBefore.addedDataFiles().forEach(f -> earlier.add(f.location()));
       Map<Integer, StructLikeSet> written = new LinkedHashMap<>();
+      Expression filter = Expressions.alwaysFalse();
       for (DataFile file : session.pendingChange(path).addedDataFiles()) {
         if (!earlier.contains(file.location())) {
           written
               .computeIfAbsent(
                   file.specId(), id -> StructLikeSet.create(table.specs().get(id).partitionType()))
               .add(file.partition());
-        }
-      }
-      Expression filter = Expressions.alwaysFalse();
-      for (Map.Entry<Integer, StructLikeSet> entry : written.entrySet()) {
-        PartitionSpec spec = table.specs().get(entry.getKey());
-        for (StructLike partition : entry.getValue()) {
-          filter = Expressions.or(filter, partitionFilter(table, spec, partition));
+          filter = Expressions.or(filter, LakeWrites.partitionFilter(table, file));
         }
       }
       for (FileScanTask task : before) {
@@ -260,29 +266,6 @@ public final class Etl {
     }
     session.stage(path, change.rows(0).build());
     return rows;
-  }
-
-  /**
-   * The rows of one partition as a filter on the identity columns of its spec; columns partitioned
-   * by another transform are left out, so the filter selects at least the partition's rows (what
-   * conflict detection needs).
-   */
-  private static Expression partitionFilter(Table table, PartitionSpec spec, StructLike partition) {
-    Expression filter = Expressions.alwaysTrue();
-    List<PartitionField> fields = spec.fields();
-    for (int i = 0; i < fields.size(); i++) {
-      PartitionField field = fields.get(i);
-      if (!field.transform().isIdentity()) {
-        continue;
-      }
-      String column = table.schema().findColumnName(field.sourceId());
-      Object value = partition.get(i, Object.class);
-      filter =
-          Expressions.and(
-              filter,
-              value == null ? Expressions.isNull(column) : Expressions.equal(column, value));
-    }
-    return filter;
   }
 
   /** A column of a PARTITION clause: it must be partitioned by identity in the current spec. */

@@ -35,7 +35,8 @@ class TruncateOverwriteTest extends LakeFixture {
     try (CloseableIterable<Record> records = scan.build()) {
       for (Record record : records) {
         List<String> values = new ArrayList<>();
-        for (int i = 0; i < record.size(); i++) {
+        // only the table's columns: with deletes, the reader adds the row position
+        for (int i = 0; i < record.struct().fields().size() && i < columnsOf(record); i++) {
           values.add(String.valueOf(record.get(i)));
         }
         rows.add(String.join("|", values));
@@ -53,6 +54,16 @@ class TruncateOverwriteTest extends LakeFixture {
       }
     }
     return parquet;
+  }
+
+  private static int columnsOf(Record record) {
+    int n = 0;
+    for (org.apache.iceberg.types.Types.NestedField f : record.struct().fields()) {
+      if (!org.apache.iceberg.MetadataColumns.isMetadataColumn(f.fieldId())) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static String state(ThrowingRunnable r) {
