@@ -20,6 +20,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,6 +31,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.DataFile;
@@ -100,7 +102,7 @@ public final class Etl {
       }
       succeeded = true;
       return count;
-    } catch (RuntimeException e) {
+    } catch (SQLException | RuntimeException e) {
       throw SqlErrors.toSql(e);
     } finally {
       try {
@@ -305,6 +307,13 @@ public final class Etl {
     SqlLiteral literal = (SqlLiteral) node;
     Type.TypeID type = field.type().typeId();
     SqlTypeName kind = literal.getTypeName();
+    if (literal instanceof SqlUnknownLiteral) {
+      // DATE '...' and TIMESTAMP '...' are typed only by validation; their tag says which.
+      kind = SqlTypeName.get(((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT));
+      if (kind == null) {
+        kind = SqlTypeName.UNKNOWN;
+      }
+    }
     if (kind == SqlTypeName.NULL) {
       if (field.isRequired()) {
         throw FloeError.NULL_NOT_ALLOWED.error(field.name());
@@ -336,11 +345,12 @@ public final class Etl {
         }
       } else if (kind == SqlTypeName.DATE) {
         if (type == Type.TypeID.DATE) {
-          return literal.toValue();
+          return literal.toValue().trim();
         }
       } else if (kind == SqlTypeName.TIMESTAMP) {
-        if (type == Type.TypeID.TIMESTAMP && !((Types.TimestampType) field.type()).shouldAdjustToUTC()) {
-          return literal.toValue().replace(' ', 'T');
+        if (type == Type.TypeID.TIMESTAMP
+            && !((Types.TimestampType) field.type()).shouldAdjustToUTC()) {
+          return literal.toValue().trim().replace(' ', 'T');
         }
       }
     } catch (ArithmeticException e) {
