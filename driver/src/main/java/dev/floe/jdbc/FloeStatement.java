@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe statement: DDL runs in Floe, everything else in Calcite; each statement is bounded by the
@@ -28,6 +29,7 @@ class FloeStatement extends ForwardingStatement {
   private final List<String> batch = new ArrayList<>();
   private FloeResultSet current;
   private long updateCount = -1;
+  private java.sql.SQLWarning ddlWarning;
   private boolean closed;
   boolean poolable;
 
@@ -62,6 +64,8 @@ class FloeStatement extends ForwardingStatement {
   /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
+    checkOpen();
+    StatementKind.refuseUnlessQuery(sql);
     if (!execute(sql)) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
@@ -77,6 +81,8 @@ class FloeStatement extends ForwardingStatement {
   /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
+    checkOpen();
+    StatementKind.refuseIfQuery(sql);
     if (execute(sql)) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
@@ -87,16 +93,31 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
-    closeCurrent();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session().exclusive()) {
+      closeCurrent();
       if (Etl.handles(sql)) {
         updateCount = connection.etl().execute(sql);
         return false;
       }
-      if (Ddl.isDdl(sql)) {
-        updateCount = connection.ddl().execute(sql);
+      SqlNode node = Ddl.parse(sql);
+      if (Ddl.isCommand(node)) {
+        if (Ddl.isQuery(node)) {
+          current =
+              new FloeResultSet(this, CommandResults.of(connection, connection.ddl().query(node)));
+          updateCount = -1;
+          return true;
+        }
+        try {
+          updateCount = connection.ddl().execute(node, sql);
+        } catch (StackOverflowError e) {
+          throw SqlErrors.toSql(e);
+        } finally {
+          ddlWarning = connection.ddl().takeWarning();
+        }
         return false;
       }
+      Ddl.checkSupported(node);
       return run(() -> calcite.execute(sql));
     }
   }
@@ -116,7 +137,7 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     } finally {
       if (current == null) {
@@ -130,6 +151,27 @@ class FloeStatement extends ForwardingStatement {
         }
       }
     }
+  }
+
+  /** The warnings of the last statement: a DDL's own, or Calcite's. */
+  @Override
+  public java.sql.SQLWarning getWarnings() throws SQLException {
+    checkOpen();
+    return ddlWarning != null ? ddlWarning : super.getWarnings();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void clearWarnings() throws SQLException {
+    checkOpen();
+    ddlWarning = null;
+    super.clearWarnings();
+  }
+
+  /** Records that a statement run without Calcite changed {@code count} rows. */
+  final void updated(long count) {
+    current = null;
+    updateCount = count;
   }
 
   /** One call into Calcite. */
@@ -223,9 +265,12 @@ class FloeStatement extends ForwardingStatement {
                   "TRUNCATE, INSERT OVERWRITE or MERGE in a batch; run it with Statement.execute: "
                       + sql);
             }
-            if (Ddl.isDdl(sql)) {
-              throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+            SqlNode node = Ddl.parse(sql);
+            if (Ddl.isCommand(node)) {
+              throw SqlErrors.of(
+                  FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
+            Ddl.checkSupported(node);
             if (calcite.execute(sql)) {
               throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }
@@ -241,7 +286,8 @@ class FloeStatement extends ForwardingStatement {
    */
   final void inOneTransaction(Work work) throws SQLException {
     FloeSession session = session();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session.exclusive()) {
       boolean auto = session.autoCommit();
       if (!auto) {
         work.run();
@@ -260,7 +306,7 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     }
   }
