@@ -17,6 +17,12 @@ public interface CommandContext {
   /** A statement of the connection, for a command that runs a query (CTAS). */
   Statement createStatement() throws SQLException;
 
+  /**
+   * A statement of Calcite's own, outside the connection's statement bracket: for a command that
+   * runs its steps inside one bracket of its own (INSERT OVERWRITE, MERGE).
+   */
+  Statement calciteStatement() throws SQLException;
+
   /** Calcite's own result set behind one of the connection's, with Calcite's column types. */
   ResultSet calciteResults(ResultSet results) throws SQLException;
 }

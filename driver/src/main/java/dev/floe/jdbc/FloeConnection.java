@@ -5,6 +5,7 @@ import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingConnection;
 import dev.floe.command.CommandContext;
 import dev.floe.command.Ddl;
+import dev.floe.command.Etl;
 import dev.floe.jdbc.meta.MetadataSource;
 import dev.floe.planner.spi.LakeCatalog;
 import java.sql.ResultSet;
@@ -48,6 +49,7 @@ public final class FloeConnection extends ForwardingConnection {
   private final Properties properties;
   private final CommandContext commands;
   private final Ddl ddl;
+  private final Etl etl;
   private final List<FloeStatement> statements = new ArrayList<>();
   private final Properties clientInfo = new Properties();
   private SQLWarning warnings;
@@ -62,6 +64,7 @@ public final class FloeConnection extends ForwardingConnection {
     this.properties = properties;
     this.commands = new Commands();
     this.ddl = new Ddl(commands);
+    this.etl = new Etl(commands);
   }
 
   FloeSession session() {
@@ -79,6 +82,10 @@ public final class FloeConnection extends ForwardingConnection {
 
   Ddl ddl() {
     return ddl;
+  }
+
+  Etl etl() {
+    return etl;
   }
 
   LakeLocation location() {
@@ -595,6 +602,11 @@ public final class FloeConnection extends ForwardingConnection {
     @Override
     public Statement createStatement() throws SQLException {
       return FloeConnection.this.createStatement();
+    }
+
+    @Override
+    public Statement calciteStatement() throws SQLException {
+      return calcite.createStatement();
     }
 
     @Override

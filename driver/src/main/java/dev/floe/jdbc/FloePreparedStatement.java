@@ -3,6 +3,7 @@ package dev.floe.jdbc;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.command.Ddl;
+import dev.floe.command.Etl;
 import dev.floe.command.FastInsert;
 import dev.floe.error.FloeError;
 import dev.floe.planner.write.InsertBatch;
@@ -68,6 +69,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
+    if (Etl.handles(sql)) {
+      throw SqlErrors.of(
+          FloeError.NOT_SUPPORTED,
+          "preparing TRUNCATE, INSERT OVERWRITE or MERGE; run it with Statement.execute: " + sql);
+    }
     SqlNode node = Ddl.parse(sql);
     if (Ddl.isCommand(node)) {
       throw SqlErrors.of(

@@ -5,6 +5,7 @@ import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.command.Ddl;
 import dev.floe.command.ExplainAnalyze;
+import dev.floe.command.Etl;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
@@ -100,6 +101,10 @@ class FloeStatement extends ForwardingStatement {
       if (analyzed != null) {
         String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
         return run(() -> calcite.execute(report));
+      }
+      if (Etl.handles(sql)) {
+        updateCount = connection.etl().execute(sql);
+        return false;
       }
       SqlNode node = Ddl.parse(sql);
       if (Ddl.isCommand(node)) {
@@ -259,6 +264,12 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
+            if (Etl.handles(sql)) {
+              throw SqlErrors.of(
+                  FloeError.NOT_SUPPORTED,
+                  "TRUNCATE, INSERT OVERWRITE or MERGE in a batch; run it with Statement.execute: "
+                      + sql);
+            }
             SqlNode node = Ddl.parse(sql);
             if (Ddl.isCommand(node)) {
               throw SqlErrors.of(

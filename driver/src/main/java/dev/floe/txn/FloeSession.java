@@ -243,6 +243,12 @@ public final class FloeSession implements BatchingSession {
     return state != null && (!state.pending.isEmpty() || state.pending.deletes());
   }
 
+  /** The transaction's uncommitted change to a table, {@link TableChange#NONE} when none. */
+  public TableChange pendingChange(List<String> path) {
+    TableState state = tables.get(List.copyOf(path));
+    return state == null ? TableChange.NONE : state.pending;
+  }
+
   /** Whether the transaction has any uncommitted change. */
   public boolean hasPendingWork() {
     return tables.values().stream().anyMatch(s -> !s.pending.isEmpty());

@@ -5,6 +5,7 @@ import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import dev.floe.planner.type.LakeTypes;
+import dev.floe.error.FloeError;
 import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.List;
@@ -18,13 +19,17 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ExtensibleTable;
 import org.apache.calcite.schema.ModifiableTable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.iceberg.Schema;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -35,21 +40,28 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * scans become {@link LakeTableScan}, changes {@link LakeTableModify}.
  */
 public final class LakeTable extends AbstractQueryableTable
-    implements TranslatableTable, ModifiableTable {
+    implements TranslatableTable, ModifiableTable, ExtensibleTable {
   private final LakeSession session;
   private final List<String> path;
   private final @Nullable TableVersion version;
+  private final boolean rowIds;
 
   LakeTable(LakeSession session, List<String> path) {
-    this(session, path, null);
+    this(session, path, null, false);
   }
 
   /** The table at a version (time travel); null: the snapshot pinned for the statement. */
   LakeTable(LakeSession session, List<String> path, @Nullable TableVersion version) {
+    this(session, path, version, false);
+  }
+
+  private LakeTable(
+      LakeSession session, List<String> path, @Nullable TableVersion version, boolean rowIds) {
     super(Object[].class);
     this.session = session;
     this.path = List.copyOf(path);
     this.version = version;
+    this.rowIds = rowIds;
   }
 
   /** The past version read, or null for the snapshot pinned for the statement. */
@@ -72,6 +84,34 @@ public final class LakeTable extends AbstractQueryableTable
     return version.resolve(pinned.table(), pinned.name(), session.timeZone().toZoneId());
   }
 
+  /**
+   * The table with its rows' data file and position as two more columns: {@code t EXTEND
+   * ("_file" VARCHAR, "_pos" BIGINT)}, Iceberg's metadata columns of those names. MERGE reads its
+   * target so, to know which rows it changes; no other columns can be added.
+   */
+  @Override
+  public Table extend(List<RelDataTypeField> fields) {
+    if (rowIds
+        || fields.size() != 2
+        || !fields.get(0).getName().equals(LakeTableScan.FILE_FIELD)
+        || !fields.get(1).getName().equals(LakeTableScan.POS_FIELD)) {
+      throw FloeError.NOT_SUPPORTED.error(
+          "EXTEND of "
+              + String.join(".", path)
+              + " with columns other than (\""
+              + LakeTableScan.FILE_FIELD
+              + "\" VARCHAR, \""
+              + LakeTableScan.POS_FIELD
+              + "\" BIGINT)");
+    }
+    return new LakeTable(session, path, version, true);
+  }
+
+  @Override
+  public int getExtendedColumnOffset() {
+    return schema().columns().size();
+  }
+
   /** The session the table belongs to. */
   public LakeSession session() {
     return session;
@@ -89,7 +129,16 @@ public final class LakeTable extends AbstractQueryableTable
 
   @Override
   public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-    return LakeTypes.rowType(typeFactory, schema());
+    RelDataType columns = LakeTypes.rowType(typeFactory, schema());
+    if (!rowIds) {
+      return columns;
+    }
+    return typeFactory
+        .builder()
+        .addAll(columns.getFieldList())
+        .add(LakeTableScan.FILE_FIELD, typeFactory.createSqlType(SqlTypeName.VARCHAR))
+        .add(LakeTableScan.POS_FIELD, typeFactory.createSqlType(SqlTypeName.BIGINT))
+        .build();
   }
 
   @Override
@@ -106,7 +155,8 @@ public final class LakeTable extends AbstractQueryableTable
 
   @Override
   public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return LakeTableScan.create(context.getCluster(), relOptTable, this);
+    LakeTableScan scan = LakeTableScan.create(context.getCluster(), relOptTable, this);
+    return rowIds ? scan.withSpec(scan.spec().withRowIds()) : scan;
   }
 
   @Override

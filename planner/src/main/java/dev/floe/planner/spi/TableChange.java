@@ -76,6 +76,11 @@ public final class TableChange {
     return deleteFilter != null;
   }
 
+  /** The data files this change adds. */
+  public java.util.Collection<DataFile> addedDataFiles() {
+    return addedData.values();
+  }
+
   /** The locations of every file this change wrote. */
   public List<String> writtenFiles() {
     List<String> files = new ArrayList<>(addedData.keySet());

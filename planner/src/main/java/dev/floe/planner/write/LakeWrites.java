@@ -15,10 +15,14 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -146,8 +150,34 @@ public final class LakeWrites {
     String key =
         operation == TableModify.Operation.UPDATE
             ? TableProperties.UPDATE_MODE
-            : TableProperties.DELETE_MODE;
+            : operation == TableModify.Operation.MERGE
+                ? TableProperties.MERGE_MODE
+                : TableProperties.DELETE_MODE;
     return "copy-on-write".equalsIgnoreCase(table.properties().get(key));
+  }
+
+  /**
+   * The rows of a data file's partition as a filter on the identity columns of its spec; columns
+   * partitioned by another transform are left out, so the filter selects at least the partition's
+   * rows (what conflict detection needs). An unpartitioned file gives {@code alwaysTrue}.
+   */
+  public static Expression partitionFilter(Table table, ContentFile<?> file) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    Expression filter = Expressions.alwaysTrue();
+    List<PartitionField> fields = spec.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      PartitionField field = fields.get(i);
+      if (!field.transform().isIdentity()) {
+        continue;
+      }
+      String column = table.schema().findColumnName(field.sourceId());
+      Object value = file.partition().get(i, Object.class);
+      filter =
+          Expressions.and(
+              filter,
+              value == null ? Expressions.isNull(column) : Expressions.equal(column, value));
+    }
+    return filter;
   }
 
   /** The data files of the pinned snapshot that may hold rows matching a filter. */

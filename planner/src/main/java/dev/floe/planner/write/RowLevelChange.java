@@ -28,6 +28,8 @@ import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -69,12 +71,17 @@ final class RowLevelChange {
     Schema schema = table.schema();
     int columns = schema.columns().size();
     boolean update = plan.operation() == TableModify.Operation.UPDATE;
+    boolean merge = plan.operation() == TableModify.Operation.MERGE;
     Map<String, Positions> deleted = new TreeMap<>();
+    List<org.apache.iceberg.DataFile> written = new ArrayList<>();
     long count = 0;
     DataFileWriters newRows = null;
     try {
       RowAssigner assigner = null;
-      if (update) {
+      if (merge) {
+        assigner = new RowAssigner(schema, plan.inputTypes().subList(0, columns));
+        newRows = new DataFileWriters(table, outputFiles);
+      } else if (update) {
         List<WritePlan.SourceType> sources = new ArrayList<>(plan.inputTypes().subList(0, columns));
         for (int j = 0; j < plan.updateColumns().size(); j++) {
           sources.set(plan.updateColumns().get(j), plan.inputTypes().get(columns + j));
@@ -84,6 +91,18 @@ final class RowLevelChange {
       }
       while (rows.hasNext()) {
         Object[] row = rows.next();
+        if (merge) {
+          int action = ((Number) row[columns]).intValue();
+          String file = (String) row[columns + 1];
+          if (action != WritePlan.MERGE_INSERT && file != null) {
+            deleted.computeIfAbsent(file, f -> new Positions()).add((Long) row[columns + 2]);
+          }
+          if (action != WritePlan.MERGE_DELETE) {
+            newRows.write(assigner.assign(row));
+          }
+          count++;
+          continue;
+        }
         int n = row.length;
         String file = (String) row[n - 2];
         long pos = (Long) row[n - 1];
@@ -98,7 +117,8 @@ final class RowLevelChange {
         count++;
       }
       if (newRows != null) {
-        newRows.finish().forEach(change::addData);
+        written.addAll(newRows.finish());
+        written.forEach(change::addData);
       }
     } finally {
       if (newRows != null) {
@@ -106,11 +126,27 @@ final class RowLevelChange {
       }
     }
     change.rows(count);
-    change.deleteFilter(plan.deleteFilter());
+    Map<String, FileScanTask> tasks =
+        deleted.isEmpty() ? Map.of() : LakeWrites.tasksByFile(pinned, plan.deleteFilter());
+    if (merge) {
+      // MERGE's conflicts are checked in the partitions it touched: where it deletes and adds.
+      Expression filter = Expressions.alwaysFalse();
+      for (String file : deleted.keySet()) {
+        FileScanTask task = tasks.get(file);
+        if (task != null) {
+          filter = Expressions.or(filter, LakeWrites.partitionFilter(table, task.file()));
+        }
+      }
+      for (org.apache.iceberg.DataFile file : written) {
+        filter = Expressions.or(filter, LakeWrites.partitionFilter(table, file));
+      }
+      change.deleteFilter(count == 0 ? null : filter);
+    } else {
+      change.deleteFilter(plan.deleteFilter());
+    }
     if (deleted.isEmpty()) {
       return;
     }
-    Map<String, FileScanTask> tasks = LakeWrites.tasksByFile(pinned, plan.deleteFilter());
     boolean copyOnWrite = LakeWrites.copyOnWrite(table, plan.operation());
     Map<FileScanTask, long[]> rowLevel = new TreeMap<>((a, b) -> a.file().location().compareTo(b.file().location()));
     for (Map.Entry<String, Positions> entry : deleted.entrySet()) {

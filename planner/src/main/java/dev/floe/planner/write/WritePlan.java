@@ -10,7 +10,9 @@ import org.apache.iceberg.expressions.Expression;
  *
  * @param session the connection's session
  * @param path the table's path under the root
- * @param operation INSERT, DELETE or UPDATE
+ * @param operation INSERT, DELETE, UPDATE or MERGE. A MERGE row holds the new row's values (one
+ *     per table column), the action ({@link #MERGE_DELETE}, {@link #MERGE_INSERT} or {@link
+ *     #MERGE_UPDATE}), and the changed target row's data file and position (null for an insert)
  * @param inputTypes the SQL type of each input field, to convert values exactly
  * @param updateColumns for UPDATE, the table column index each new value goes to
  * @param deleteFilter for DELETE and UPDATE, a filter selecting at least every row changed
@@ -22,6 +24,14 @@ public record WritePlan(
     List<SourceType> inputTypes,
     List<Integer> updateColumns,
     Expression deleteFilter) {
+  /** A MERGE row that deletes its target row. */
+  public static final int MERGE_DELETE = 1;
+
+  /** A MERGE row that inserts a new row. */
+  public static final int MERGE_INSERT = 2;
+
+  /** A MERGE row that replaces its target row by a new one. */
+  public static final int MERGE_UPDATE = 3;
 
   /**
    * The SQL type of an input value, as far as conversion needs it.
