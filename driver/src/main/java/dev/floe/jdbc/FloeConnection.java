@@ -14,7 +14,6 @@ import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.CallableStatement;
@@ -168,7 +167,7 @@ public final class FloeConnection extends ForwardingConnection {
 
   /** Adds a warning to the connection's chain (SQLState 01000). */
   void warn(String message) {
-    SQLWarning warning = new SQLWarning(message, "01000");
+    SQLWarning warning = new SQLWarning(message, FloeError.WARNING.sqlState());
     if (warnings == null) {
       warnings = warning;
     } else {
@@ -315,9 +314,9 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public boolean isValid(int timeout) throws SQLException {
     if (timeout < 0) {
-      throw SqlErrors.create("HY000", "Cannot check validity: the timeout is negative", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "check validity", "the timeout is negative");
     }
-    return !closed && Files.isDirectory(location.localPath());
+    return !closed && session.folders().rootExists();
   }
 
   /** {@inheritDoc} */
@@ -509,7 +508,7 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public void abort(Executor executor) throws SQLException {
     if (executor == null) {
-      throw SqlErrors.create("HY000", "Cannot abort the connection: the executor is null", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "abort the connection", "the executor is null");
     }
     close();
   }

@@ -11,11 +11,8 @@ import dev.floe.planner.type.LakeTypeSystem;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
-import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -81,29 +78,16 @@ public final class FloeConnector {
     if (location.isS3()) {
       throw SqlErrors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
     }
-    Path root = location.localPath();
-    if (!Files.isDirectory(root)) {
-      if (Files.exists(root)) {
-        throw SqlErrors.of(FloeError.CANNOT_OPEN, location, "it is a file, not a folder");
-      }
-      if (!FloeProperty.CREATE.isTrue(properties)) {
-        throw SqlErrors.of(
-            FloeError.CANNOT_OPEN, location, "the folder does not exist (set create=true to create it)");
-      }
-      try {
-        Files.createDirectories(root);
-      } catch (IOException e) {
-        throw SqlErrors.create(
-            FloeError.CANNOT_OPEN.sqlState(),
-            FloeError.CANNOT_OPEN.format(location, e.getMessage()),
-            e);
-      }
+    FolderCatalog catalog;
+    try {
+      catalog = FolderCatalog.open(location, FloeProperty.CREATE.isTrue(properties));
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
     }
     TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.TIME_ZONE.in(properties));
     String threads = FloeProperty.SCAN_THREADS.in(properties);
     int parallelism =
         threads.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(threads.trim());
-    FolderCatalog catalog = new FolderCatalog(location);
     FloeSession session =
         new FloeSession(
             catalog,

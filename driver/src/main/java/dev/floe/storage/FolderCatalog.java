@@ -38,6 +38,35 @@ public final class FolderCatalog implements LakeCatalog {
     this.rootPath = root.localPath();
   }
 
+  /**
+   * The catalog of a root folder that exists, or that is created when {@code create} is set.
+   *
+   * @throws dev.floe.error.FloeException CANNOT_OPEN when the root is missing or not a folder
+   */
+  public static FolderCatalog open(LakeLocation location, boolean create) {
+    Path root = location.localPath();
+    if (!Files.isDirectory(root)) {
+      if (Files.exists(root)) {
+        throw FloeError.CANNOT_OPEN.error(location, "it is a file, not a folder");
+      }
+      if (!create) {
+        throw FloeError.CANNOT_OPEN.error(
+            location, "the folder does not exist (set create=true to create it)");
+      }
+      try {
+        Files.createDirectories(root);
+      } catch (IOException e) {
+        throw FloeError.CANNOT_OPEN.error(e, location, e.getMessage());
+      }
+    }
+    return new FolderCatalog(location);
+  }
+
+  /** Whether the root folder is still there. */
+  public boolean rootExists() {
+    return Files.isDirectory(rootPath);
+  }
+
   /** The root location. */
   public LakeLocation location() {
     return root;
