@@ -4,6 +4,9 @@ import dev.floe.config.ContextLoader;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.command.Ddl;
+import dev.floe.command.Maintenance;
+import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
+import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
@@ -13,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe statement: DDL runs in Floe, everything else in Calcite; each statement is bounded by the
@@ -88,12 +92,29 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     closeCurrent();
     try (ContextLoader ignored = ContextLoader.enter()) {
+      SqlNode maintenance = Maintenance.parse(sql);
+      if (maintenance != null) {
+        return maintain(maintenance);
+      }
       if (Ddl.isDdl(sql)) {
         updateCount = connection.ddl().execute(sql);
         return false;
       }
       return run(() -> calcite.execute(sql));
     }
+  }
+
+  /** Runs table maintenance: a procedure answers one row of counts, branch and tag DDL none. */
+  private boolean maintain(SqlNode statement) throws SQLException {
+    Maintenance maintenance = connection.maintenance();
+    if (statement instanceof SqlAlterTableExecute call) {
+      current = new FloeResultSet(this, CountResults.of(connection, maintenance.execute(call)));
+      updateCount = -1;
+      return true;
+    }
+    maintenance.execute((SqlAlterTableRef) statement);
+    updateCount = 0;
+    return false;
   }
 
   /** Runs one statement in Calcite, bounded by the transaction. */
