@@ -39,6 +39,9 @@ import org.apache.iceberg.types.Types;
  * table in one commit, so a failure leaves no table and no folder behind.
  */
 public final class Ddl {
+  /** How many old metadata files a table Floe creates keeps (README, "Maintenance"). */
+  static final String PREVIOUS_VERSIONS_MAX = "25";
+
   private final CommandContext connection;
 
   public Ddl(CommandContext connection) {
@@ -93,6 +96,8 @@ public final class Ddl {
     properties.put(TableProperties.DELETE_MODE, "merge-on-read");
     properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
+    properties.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+    properties.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, PREVIOUS_VERSIONS_MAX);
     properties.putAll(create.properties());
     checkFormatVersion(properties);
     if (create.query() == null) {

@@ -286,6 +286,31 @@ class MaintenanceTest extends LakeFixture {
   }
 
   @Test
+  void tablesKeepABoundedNumberOfOldMetadataFiles() throws Exception {
+    try (Connection c = connect()) {
+      execute(c, "CREATE TABLE d (id INT)");
+      assertThat(table("d").properties())
+          .containsEntry("write.metadata.delete-after-commit.enabled", "true")
+          .containsEntry("write.metadata.previous-versions-max", "25");
+      execute(c, "CREATE TABLE t (id INT) WITH ('write.metadata.previous-versions-max' = '3')");
+      for (int i = 0; i < 8; i++) {
+        update(c, "INSERT INTO t VALUES (" + i + ")");
+      }
+      Path metadata = root.resolve("t/metadata");
+      try (var list = Files.list(metadata)) {
+        assertThat(list.filter(p -> p.toString().endsWith(".metadata.json")).count())
+            .isEqualTo(4);
+      }
+      Files.delete(metadata.resolve("version-hint.text"));
+    }
+    try (Connection c = connect()) {
+      assertThat(single(c, "SELECT count(*) FROM t")).isEqualTo("8");
+      update(c, "INSERT INTO t VALUES (8)");
+      assertThat(single(c, "SELECT count(*) FROM t")).isEqualTo("9");
+    }
+  }
+
+  @Test
   void optimizeManifestsMergesTheManifestsOfManyAppends() throws Exception {
     try (Connection c = connect()) {
       execute(c, "CREATE TABLE t (id INT)");
