@@ -225,7 +225,7 @@ public final class Maintenance {
         case REMOVE_ORPHAN_FILES -> new Cleanup(table, name)
             .removeOrphanFiles(retention(arguments), dryRun);
         case OPTIMIZE_MANIFESTS -> new Cleanup(table, name).optimizeManifests();
-        case OPTIMIZE -> new Compaction(session(), table, name, connection.schemaPath())
+        case OPTIMIZE -> new Compaction(table, name)
             .run(arguments.has("file_size_threshold")
                     ? (Long) arguments.values().get("file_size_threshold")
                     : 100L * 1024 * 1024,
