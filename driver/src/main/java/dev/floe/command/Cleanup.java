@@ -162,7 +162,7 @@ final class Cleanup {
     return Maintenance.Result.of(row);
   }
 
-  /** Rewrites the current snapshot's data manifests, one per partition spec, when there are several. */
+  /** Rewrites the current data manifests into as few as fit, when there are several. */
   Maintenance.Result optimizeManifests() {
     Snapshot current = table.currentSnapshot();
     long manifests = current == null ? 0 : current.dataManifests(io).size();

@@ -273,7 +273,9 @@ public final class Maintenance {
     Duration retention =
         arguments.duration(
             "retention_threshold",
-            minRetention.compareTo(DEFAULT_MIN_RETENTION) > 0 ? minRetention : DEFAULT_MIN_RETENTION);
+            minRetention.compareTo(DEFAULT_MIN_RETENTION) > 0
+                ? minRetention
+                : DEFAULT_MIN_RETENTION);
     if (retention.compareTo(minRetention) < 0) {
       throw FloeError.INVALID_PROPERTY.error(
           "retention_threshold " + format(retention),

@@ -234,7 +234,8 @@ class MaintenanceTest extends LakeFixture {
           .isEqualTo("42000");
 
       call(c, "ALTER TABLE t EXECUTE set_current_snapshot(snapshot_id => " + second + ")");
-      assertThat(rows(c, "SELECT id FROM t ORDER BY id")).containsExactly(List.of("1"), List.of("2"));
+      assertThat(rows(c, "SELECT id FROM t ORDER BY id"))
+          .containsExactly(List.of("1"), List.of("2"));
 
       execute(c, "ALTER TABLE t CREATE TAG v1 AS OF VERSION " + first);
       call(c, "ALTER TABLE t EXECUTE set_current_snapshot(\"ref\" => 'v1')");
