@@ -24,6 +24,67 @@ SqlIdentifier FloeName() :
     }
 }
 
+/**
+ * A name in Floe's DDL (a table, column or field name): any name, and also a reserved word written
+ * without quotes (CREATE TABLE every (dec DECIMAL, "day" DATE)), as DDL has always accepted; such
+ * a name must be quoted where a query uses it.
+ */
+SqlIdentifier FloeDdlName() :
+{
+    final SqlIdentifier id;
+}
+{
+    (
+        LOOKAHEAD({ floeReservedWord(getToken(1)) })
+        id = floeTakeWord()
+    |
+        id = FloeName()
+    )
+    { return id; }
+}
+
+/** Whether a token is a keyword spelled as a plain word, usable as a DDL name. */
+JAVACODE boolean floeReservedWord(Token t)
+{
+    if (t.kind == IDENTIFIER || t.image == null
+        || !t.image.matches("[A-Za-z][A-Za-z0-9_]*")) {
+        return false;
+    }
+    String word = t.image.toUpperCase(Locale.ROOT);
+    return !word.equals("PRIMARY") && !word.equals("CONSTRAINT")
+        && getMetadata().isKeyword(word);
+}
+
+/** Consumes the next token as an unquoted one-part name. */
+JAVACODE SqlIdentifier floeTakeWord()
+{
+    final Token t = getNextToken();
+    final SqlParserPos pos = new SqlParserPos(t.beginLine, t.beginColumn, t.endLine, t.endColumn);
+    return new SqlIdentifier(java.util.Collections.singletonList(t.image), null, pos,
+        java.util.Collections.singletonList(pos));
+}
+
+/** A table name in Floe's DDL: parts separated by dots, each a DDL name. */
+SqlIdentifier FloeDdlTableName() :
+{
+    final List<String> names = new ArrayList<String>();
+    final List<SqlParserPos> positions = new ArrayList<SqlParserPos>();
+    SqlIdentifier part;
+}
+{
+    part = FloeDdlName() {
+        names.add(part.getSimple());
+        positions.add(part.getComponentParserPosition(0));
+    }
+    (
+        <DOT> part = FloeDdlName() {
+            names.add(part.getSimple());
+            positions.add(part.getComponentParserPosition(0));
+        }
+    )*
+    { return new SqlIdentifier(names, null, SqlParserPos.sum(positions), positions); }
+}
+
 /** The position where the next token begins. */
 JAVACODE SqlParserPos floeNextPos()
 {
@@ -205,7 +266,7 @@ void FloeStructFields(List<Types.NestedField> fields) :
     String doc;
 }
 {
-    name = FloeName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
+    name = FloeDdlName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
     [ <NOT> <NULL> { required = true; } ]
     [ <COMMENT> doc = SimpleStringLiteral() ]
     {
@@ -213,7 +274,7 @@ void FloeStructFields(List<Types.NestedField> fields) :
     }
     (
         <COMMA>
-        name = FloeName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
+        name = FloeDdlName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
         [ <NOT> <NULL> { required = true; } ]
         [ <COMMENT> doc = SimpleStringLiteral() ]
         {
@@ -235,7 +296,7 @@ ColumnDef FloeColumnDef() :
     String comment = null;
 }
 {
-    name = FloeName() type = FloeType()
+    name = FloeDdlName() type = FloeType()
     (
         <NOT> <NULL> { notNull = true; }
     |
@@ -254,10 +315,10 @@ void FloePrimaryKey(List<SqlIdentifier> key) :
     SqlIdentifier column;
 }
 {
-    [ <CONSTRAINT> FloeName() ]
+    [ <CONSTRAINT> FloeDdlName() ]
     <PRIMARY> <KEY> <LPAREN>
-    column = FloeName() { key.add(column); }
-    ( <COMMA> column = FloeName() { key.add(column); } )*
+    column = FloeDdlName() { key.add(column); }
+    ( <COMMA> column = FloeDdlName() { key.add(column); } )*
     <RPAREN>
     [ <NOT> <ENFORCED> ]
 }
@@ -278,6 +339,7 @@ PartitionField FloePartitionField() :
 {
     { pos = floeNextPos(); }
     (
+        LOOKAHEAD(2)
         ( <YEAR> { transform = "year"; } | <MONTH> { transform = "month"; }
         | <DAY> { transform = "day"; } | <HOUR> { transform = "hour"; }
         | <TRUNCATE> { transform = "truncate"; } | <IDENTITY> { transform = "identity"; } )
@@ -288,7 +350,8 @@ PartitionField FloePartitionField() :
         | <DAYS> { transform = "day"; } | <HOURS> { transform = "hour"; } )
         <LPAREN> field = FloePartitionArguments(pos, transform)
     |
-        word = FloeName()
+        LOOKAHEAD({ true })
+        word = FloeDdlName()
         [
             <LPAREN>
             {
@@ -318,9 +381,10 @@ PartitionField FloePartitionArguments(SqlParserPos pos, String transform) :
 }
 {
     (
-        argument = UnsignedIntLiteral() <COMMA> column = FloeName()
+        argument = UnsignedIntLiteral() <COMMA> column = FloeDdlName()
     |
-        column = FloeName() [ <COMMA> argument = UnsignedIntLiteral() ]
+        LOOKAHEAD({ true })
+        column = FloeDdlName() [ <COMMA> argument = UnsignedIntLiteral() ]
     )
     <RPAREN>
     {
@@ -385,12 +449,14 @@ SqlNode FloeCreate() :
     (
         <TABLE>
         [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
-        name = CompoundIdentifier()
+        name = FloeDdlTableName()
         [
             <LPAREN>
             (
+                LOOKAHEAD(<CONSTRAINT> | <PRIMARY> <KEY>)
                 FloePrimaryKey(key)
             |
+                LOOKAHEAD({ true })
                 column = FloeColumnDef() {
                     columns.add(column);
                     if (column.primaryKey()) {
@@ -401,8 +467,10 @@ SqlNode FloeCreate() :
             (
                 <COMMA>
                 (
+                    LOOKAHEAD(<CONSTRAINT> | <PRIMARY> <KEY>)
                     FloePrimaryKey(key)
                 |
+                    LOOKAHEAD({ true })
                     column = FloeColumnDef() {
                         columns.add(column);
                         if (column.primaryKey()) {
@@ -435,8 +503,8 @@ SqlNode FloeCreate() :
     |
         [ <UNIQUE> ] <INDEX>
         [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> ]
-        name = CompoundIdentifier()
-        <ON> table = CompoundIdentifier()
+        name = FloeDdlTableName()
+        <ON> table = FloeDdlTableName()
         ParenthesizedSimpleIdentifierList()
         {
             return new SqlLakeIndex(s.end(this), true, name, table);
@@ -458,7 +526,7 @@ SqlNode FloeDrop() :
     (
         <TABLE>
         [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
-        name = CompoundIdentifier()
+        name = FloeDdlTableName()
         [ <PURGE> { purge = true; } ]
         {
             return new SqlDropLakeTable(s.end(this), name, ifExists, purge);
@@ -466,8 +534,8 @@ SqlNode FloeDrop() :
     |
         <INDEX>
         [ LOOKAHEAD(2) <IF> <EXISTS> ]
-        name = CompoundIdentifier()
-        [ <ON> table = CompoundIdentifier() ]
+        name = FloeDdlTableName()
+        [ <ON> table = FloeDdlTableName() ]
         {
             return new SqlLakeIndex(s.end(this), false, name, table);
         }
@@ -481,7 +549,7 @@ SqlNode FloeTruncateTable() :
     final SqlIdentifier name;
 }
 {
-    <TRUNCATE> { s = span(); } <TABLE> name = CompoundIdentifier() {
+    <TRUNCATE> { s = span(); } <TABLE> name = FloeDdlTableName() {
         return new SqlTruncateTable(s.end(this), name);
     }
 }
@@ -498,7 +566,7 @@ SqlNode FloeAlterTable() :
     final SqlNode node;
 }
 {
-    <ALTER> { s = span(); } <TABLE> name = CompoundIdentifier()
+    <ALTER> { s = span(); } <TABLE> name = FloeDdlTableName()
     (
         <ADD> [ <COLUMN> ] column = FloeColumnDef() {
             return new SqlAlterLakeTable(s.end(this), name,
@@ -508,17 +576,17 @@ SqlNode FloeAlterTable() :
         LOOKAHEAD(3)
         <DROP> node = FloeRefDrop(s, name) { return node; }
     |
-        <DROP> [ <COLUMN> ] target = FloeName() {
+        <DROP> [ <COLUMN> ] target = FloeDdlName() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.DROP_COLUMN, null, target, null, null);
         }
     |
-        <RENAME> <COLUMN> target = FloeName() <TO> newName = FloeName() {
+        <RENAME> <COLUMN> target = FloeDdlName() <TO> newName = FloeDdlName() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.RENAME_COLUMN, null, target, newName, null);
         }
     |
-        <ALTER> [ <COLUMN> ] target = FloeName()
+        <ALTER> [ <COLUMN> ] target = FloeDdlName()
         [ <SET> [ <DATA> ] ] <TYPE> type = FloeType() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.ALTER_COLUMN_TYPE, null, target, null, type);
@@ -669,17 +737,17 @@ SqlNode FloeShow() :
         }
     |
         <TABLES>
-        [ ( <FROM> | <IN> ) name = CompoundIdentifier() ]
+        [ ( <FROM> | <IN> ) name = FloeDdlTableName() ]
         [ <LIKE> like = SimpleStringLiteral() ]
         {
             return new SqlShow(s.end(this), SqlShow.What.TABLES, name, like);
         }
     |
-        <COLUMNS> ( <FROM> | <IN> ) name = CompoundIdentifier() {
+        <COLUMNS> ( <FROM> | <IN> ) name = FloeDdlTableName() {
             return new SqlShow(s.end(this), SqlShow.What.COLUMNS, name, null);
         }
     |
-        <CREATE> <TABLE> name = CompoundIdentifier() {
+        <CREATE> <TABLE> name = FloeDdlTableName() {
             return new SqlShow(s.end(this), SqlShow.What.CREATE_TABLE, name, null);
         }
     )

@@ -2,7 +2,6 @@ package dev.floe.command;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
-import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.spi.TableNames;
@@ -43,9 +42,6 @@ public final class Maintenance {
   /** Trino's minimum retention for snapshot expiry and orphan removal. */
   public static final Duration DEFAULT_MIN_RETENTION = Duration.ofDays(7);
 
-  private static final Pattern EXECUTE =
-      Pattern.compile(
-          "\\s*ALTER\\s+TABLE\\s.*\\sEXECUTE\\b", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
   private static final Pattern DURATION =
       Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)\\s*");
   private static final Pattern SIZE =
@@ -156,33 +152,6 @@ public final class Maintenance {
   public Maintenance(CommandContext connection, Duration minRetention) {
     this.connection = connection;
     this.minRetention = minRetention;
-  }
-
-  /**
-   * The statement if it is table maintenance ({@code ALTER TABLE ... EXECUTE}, branch or tag DDL),
-   * else null; statements of other kinds are left to their own path.
-   */
-  public static SqlNode parse(String sql) throws SQLException {
-    String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-    if (!head.startsWith("ALTER")
-        || !(head.contains("EXECUTE") || head.contains("BRANCH") || head.contains("TAG"))) {
-      return null;
-    }
-    SqlNode node;
-    try {
-      node = FloeParser.parse(sql);
-    } catch (RuntimeException e) {
-      if (EXECUTE.matcher(sql).lookingAt()) {
-        throw SqlErrors.toSql(e);
-      }
-      return null;
-    }
-    return node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef ? node : null;
-  }
-
-  /** Whether a parsed maintenance statement answers with a row (procedures) or a count (refs). */
-  public static boolean isQuery(SqlNode node) {
-    return node instanceof SqlAlterTableExecute;
   }
 
   /** Parses a retention such as {@code 7d} or {@code 36h}; null when it is not one. */

@@ -92,14 +92,21 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     closeCurrent();
     try (ContextLoader ignored = ContextLoader.enter()) {
-      SqlNode maintenance = Maintenance.parse(sql);
-      if (maintenance != null) {
-        return maintain(maintenance);
+      SqlNode node = Ddl.parse(sql);
+      if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
+        return maintain(node);
       }
-      if (Ddl.isDdl(sql)) {
-        updateCount = connection.ddl().execute(sql);
+      if (Ddl.isCommand(node)) {
+        if (Ddl.isQuery(node)) {
+          current =
+              new FloeResultSet(this, CommandResults.of(connection, connection.ddl().query(node)));
+          updateCount = -1;
+          return true;
+        }
+        updateCount = connection.ddl().execute(node, sql);
         return false;
       }
+      Ddl.checkSupported(node);
       return run(() -> calcite.execute(sql));
     }
   }
@@ -233,9 +240,12 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Ddl.isDdl(sql)) {
-              throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+            SqlNode node = Ddl.parse(sql);
+            if (Ddl.isCommand(node)) {
+              throw SqlErrors.of(
+                  FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
+            Ddl.checkSupported(node);
             if (calcite.execute(sql)) {
               throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -48,6 +49,11 @@ public final class FloeParser {
 
   private static final int EXPECTED_SHOWN = 12;
 
+  private static final Pattern QUOTED_CONTROL = Pattern.compile("\"[^\"]*\\p{Cntrl}[^\"]*\"");
+
+  private static final Pattern TOO_LONG =
+      Pattern.compile("^Length of identifier '(.*)' must be less than or equal to", Pattern.DOTALL);
+
   /** JavaCC's {@code Encountered " "KIND" "image "" at}: the image is what the user wrote. */
   private static final Pattern ENCOUNTERED = Pattern.compile("^Encountered \" \\S+ \"(.*?) \"\"");
 
@@ -61,6 +67,14 @@ public final class FloeParser {
     try {
       list = SqlParser.create(sql, CONFIG).parseStmtList();
     } catch (SqlParseException e) {
+      // Calcite's lexer ends a quoted name at a line break: the parser stops at its opening quote.
+      Matcher control = QUOTED_CONTROL.matcher(sql);
+      SqlParserPos pos = e.getPos();
+      int at = pos == null ? -1 : offset(sql, pos.getLineNum(), pos.getColumnNum());
+      if (at >= 0 && at < sql.length() && control.region(at, sql.length()).lookingAt()) {
+        throw FloeError.INVALID_NAME.error(
+            e, control.group(), "it holds control characters, which names cannot");
+      }
       throw syntaxError(e);
     }
     if (list.size() != 1) {
@@ -74,6 +88,14 @@ public final class FloeParser {
 
   /** The 42000 error for a parse failure, with its position and the tokens that could follow. */
   public static FloeException syntaxError(SqlParseException e) {
+    Matcher tooLong = TOO_LONG.matcher(String.valueOf(e.getMessage()));
+    if (tooLong.find()) {
+      // A name over the one limit is a name Floe refuses, as the resolver refuses it.
+      return FloeError.INVALID_NAME.error(
+          e,
+          tooLong.group(1),
+          "a name is at most " + IDENTIFIER_MAX_LENGTH + " characters, the SQL parser's limit");
+    }
     return FloeError.SYNTAX.error(e, message(e));
   }
 

@@ -203,6 +203,25 @@ class FloeParserTest {
   }
 
   @Test
+  void ddlNamesMayBeReservedWordsAsBefore() {
+    SqlCreateLakeTable create =
+        parse(
+            "CREATE TABLE every (dec DECIMAL(38, 10), \"day\" DATE, date DATE, value INT,"
+                + " s STRUCT<value: INT>, PRIMARY KEY (value)) PARTITIONED BY (date, day(date))",
+            SqlCreateLakeTable.class);
+    assertThat(create.name.getSimple()).isEqualTo("every");
+    assertThat(create.columns).extracting(c -> c.name().getSimple())
+        .containsExactly("dec", "day", "date", "value", "s");
+    assertThat(create.columns.get(4).type().asStructType().field("value")).isNotNull();
+    assertThat(create.primaryKey).extracting(SqlIdentifier::getSimple).containsExactly("value");
+    assertThat(create.partitioning)
+        .extracting(f -> f.transform() + ":" + f.column().getSimple())
+        .containsExactly("identity:date", "day:date");
+    assertThat(parse("ALTER TABLE every DROP COLUMN value", SqlAlterLakeTable.class).target.getSimple())
+        .isEqualTo("value");
+  }
+
+  @Test
   void namesThatAreNowKeywordsStayNames() {
     SqlSelect select =
         parse(
@@ -391,11 +410,22 @@ class FloeParserTest {
   @Test
   void identifierLimitIsTheConfiguredOne() {
     String longName = "x".repeat(FloeParser.IDENTIFIER_MAX_LENGTH + 1);
-    assertThat(syntaxError("SELECT " + longName + " FROM t")).contains("Length of identifier");
+    assertThatThrownBy(() -> FloeParser.parse("SELECT " + longName + " FROM t"))
+        .isInstanceOfSatisfying(
+            FloeException.class, e -> assertThat(e.sqlState()).isEqualTo("42602"))
+        .hasMessageContaining("at most " + FloeParser.IDENTIFIER_MAX_LENGTH + " characters");
     assertThat(FloeParser.parse("SELECT " + longName.substring(1) + " FROM t"))
         .isInstanceOf(SqlSelect.class);
     assertThat(FloeParser.CONFIG.identifierMaxLength())
         .isEqualTo(FloeParser.IDENTIFIER_MAX_LENGTH);
+  }
+
+  @Test
+  void aQuotedNameWithALineBreakIsARefusedName() {
+    assertThatThrownBy(() -> FloeParser.parse("CREATE TABLE \"a\nb\" (a INT)"))
+        .isInstanceOfSatisfying(
+            FloeException.class, e -> assertThat(e.sqlState()).isEqualTo("42602"))
+        .hasMessageContaining("control characters");
   }
 
   @Test
