@@ -24,6 +24,7 @@ import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -68,6 +69,7 @@ public final class Ddl {
       "Iceberg tables have no indexes; pruning comes from partitions and statistics";
 
   private final CommandContext connection;
+  private SQLWarning warning;
 
   public Ddl(CommandContext connection) {
     this.connection = connection;
@@ -291,7 +293,28 @@ public final class Ddl {
       throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
     }
     checkNoPendingChange(path, "drop");
-    catalog().dropTable(path, drop.purge);
+    List<String> left = session().folders().drop(path, drop.purge);
+    if (!left.isEmpty()) {
+      warning =
+          new SQLWarning(
+              FloeError.WARNING.format(
+                  "Dropped table "
+                      + String.join(".", path)
+                      + ", leaving "
+                      + left.size()
+                      + " referenced files outside the lake root in place (Floe never deletes"
+                      + " outside it): "
+                      + String.join(", ", left.subList(0, Math.min(5, left.size())))
+                      + (left.size() > 5 ? ", ..." : "")),
+              FloeError.WARNING.sqlState());
+    }
+  }
+
+  /** The warning of the last statement run, or null; reading it clears it. */
+  public SQLWarning takeWarning() {
+    SQLWarning taken = warning;
+    warning = null;
+    return taken;
   }
 
   private void alter(SqlAlterLakeTable alter) throws SQLException {

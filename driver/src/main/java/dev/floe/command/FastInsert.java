@@ -110,7 +110,7 @@ public final class FastInsert {
     }
     List<WritePlan.SourceType> sources = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      sources.add(null);
+      sources.add(WritePlan.SourceType.JDBC);
     }
     WritePlan plan =
         new WritePlan(

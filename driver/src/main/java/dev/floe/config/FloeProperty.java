@@ -1,7 +1,12 @@
 package dev.floe.config;
 
+import dev.floe.error.FloeError;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every connection property Floe understands, with its meaning and default. They may come in the
@@ -31,7 +36,8 @@ public enum FloeProperty {
       "scanThreads",
       "",
       false,
-      "How many data files (or row-group ranges of large files) one query reads at once. Default: the number of available processors."),
+      "How many data files (or row-group ranges of large files) one query reads at once, from 1 to"
+          + " 1024. Default: the number of available processors."),
   /** S3 endpoint. */
   S3_ENDPOINT("s3.endpoint", "", false, "S3 endpoint URL, for S3-compatible stores."),
   /** S3 path-style addressing. */
@@ -101,6 +107,98 @@ public enum FloeProperty {
   /** The boolean value in a set of properties. */
   public boolean isTrue(Properties properties) {
     return in(properties).trim().toLowerCase(Locale.ROOT).equals("true");
+  }
+
+  /** The largest accepted {@code scanThreads}. */
+  public static final int MAX_SCAN_THREADS = 1024;
+
+  private static final String MASK = "****";
+
+  /**
+   * Checks every property Floe gives a meaning to, before anything is created: a boolean is
+   * {@code true} or {@code false} (any case), {@code scanThreads} a whole number from 1 to {@value
+   * #MAX_SCAN_THREADS}, {@code timeZone} an IANA zone name or offset.
+   *
+   * @throws dev.floe.error.FloeException INVALID_PROPERTY naming the property and the accepted
+   *     values
+   */
+  public static void validate(Properties properties) {
+    for (FloeProperty p : values()) {
+      String value = properties.getProperty(p.key);
+      if (value != null) {
+        p.check(value);
+      }
+    }
+  }
+
+  private void check(String value) {
+    String accepted = null;
+    if (defaultValue.equals("true") || defaultValue.equals("false")) {
+      String v = value.trim().toLowerCase(Locale.ROOT);
+      if (!v.equals("true") && !v.equals("false")) {
+        accepted = "true or false";
+      }
+    } else if (this == SCAN_THREADS) {
+      if (!value.isBlank()) {
+        try {
+          int n = Integer.parseInt(value.trim());
+          if (n < 1 || n > MAX_SCAN_THREADS) {
+            accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
+          }
+        } catch (NumberFormatException e) {
+          accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
+        }
+      }
+    } else if (this == TIME_ZONE) {
+      try {
+        ZoneId.of(value.trim());
+      } catch (DateTimeException e) {
+        accepted = "an IANA time zone name such as Europe/Paris, or an offset such as +02:00";
+      }
+    }
+    if (accepted != null) {
+      throw FloeError.INVALID_PROPERTY.error(
+          key + "=" + (secret ? MASK : "'" + value + "'"), "the accepted values are " + accepted);
+    }
+  }
+
+  /** The session time zone of validated properties. */
+  public static ZoneId timeZone(Properties properties) {
+    return ZoneId.of(TIME_ZONE.in(properties).trim());
+  }
+
+  private static final Pattern SECRET_IN_TEXT = secretPattern();
+
+  private static Pattern secretPattern() {
+    StringBuilder keys = new StringBuilder();
+    for (FloeProperty p : values()) {
+      if (p.secret) {
+        keys.append(keys.length() == 0 ? "" : "|").append(Pattern.quote(p.key));
+      }
+    }
+    return Pattern.compile("(?i)((?:" + keys + ")\\s*[=:]\\s*)[^&?;,\\s'\"]*");
+  }
+
+  /**
+   * Text with every secret hidden: the value after any secret property's key ({@code
+   * s3.secret-access-key=...}, however the URL around it is malformed) and every secret value given
+   * in the properties, wherever it appears.
+   */
+  public static String mask(String text, Properties properties) {
+    if (text == null) {
+      return null;
+    }
+    String masked =
+        SECRET_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));
+    if (properties != null) {
+      for (FloeProperty p : values()) {
+        String value = properties.getProperty(p.key);
+        if (p.secret && value != null && !value.isEmpty()) {
+          masked = masked.replace(value, MASK);
+        }
+      }
+    }
+    return masked;
   }
 
   /** The property with a key, or null. */

@@ -226,7 +226,8 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     checkOpen();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session.exclusive()) {
       session.setAutoCommit(autoCommit);
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
@@ -250,7 +251,8 @@ public final class FloeConnection extends ForwardingConnection {
     if (session.autoCommit()) {
       throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "commit", "auto-commit is on");
     }
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session.exclusive()) {
       session.commit();
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
@@ -264,7 +266,8 @@ public final class FloeConnection extends ForwardingConnection {
     if (session.autoCommit()) {
       throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "roll back", "auto-commit is on");
     }
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session.exclusive()) {
       session.rollback();
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
@@ -354,7 +357,9 @@ public final class FloeConnection extends ForwardingConnection {
       for (FloeStatement statement : open) {
         statement.close();
       }
-      session.rollback();
+      try (FloeSession.Exclusive turn = session.exclusive()) {
+        session.rollback();
+      }
       calcite.close();
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);

@@ -40,9 +40,31 @@ public final class FloeConnector {
   public static Connection connect(String url, Properties info) throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter()) {
       return open(url, info);
-    } catch (RuntimeException e) {
-      throw SqlErrors.toSql(e);
+    } catch (SQLException | RuntimeException e) {
+      throw masked(SqlErrors.toSql(e), url, info);
     }
+  }
+
+  /**
+   * The failure with every secret property value masked in its message, however malformed the
+   * URL; a cause whose messages would show a secret is not chained.
+   */
+  private static SQLException masked(SQLException e, String url, Properties info) {
+    Properties secrets;
+    try {
+      secrets = properties(url, info);
+    } catch (RuntimeException unreadable) {
+      secrets = info == null ? new Properties() : info;
+    }
+    boolean shows = false;
+    for (Throwable t = e; t != null && !shows; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      shows = !FloeProperty.mask(message, secrets).equals(message);
+    }
+    if (!shows) {
+      return e;
+    }
+    return SqlErrors.create(e.getSQLState(), FloeProperty.mask(e.getMessage(), secrets), null);
   }
 
   /**
@@ -73,6 +95,7 @@ public final class FloeConnector {
   private static Connection open(String url, Properties info) throws SQLException {
     String rest = url.substring(DriverInfo.URL_PREFIX.length());
     Properties properties = properties(url, info);
+    FloeProperty.validate(properties);
     int question = rest.indexOf('?');
     String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
@@ -81,11 +104,15 @@ public final class FloeConnector {
     }
     FolderCatalog catalog;
     try {
-      catalog = FolderCatalog.open(location, FloeProperty.CREATE.isTrue(properties));
+      catalog =
+          FolderCatalog.open(
+              location,
+              FloeProperty.CREATE.isTrue(properties),
+              FloeProperty.READ_ONLY.isTrue(properties));
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }
-    TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.TIME_ZONE.in(properties));
+    TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.timeZone(properties));
     String threads = FloeProperty.SCAN_THREADS.in(properties);
     int parallelism =
         threads.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(threads.trim());

@@ -6,6 +6,8 @@ import dev.floe.command.Ddl;
 import dev.floe.command.FastInsert;
 import dev.floe.error.FloeError;
 import dev.floe.planner.write.InsertBatch;
+import dev.floe.planner.write.ParameterAssigner;
+import dev.floe.txn.FloeSession;
 import dev.floe.planner.type.TemporalValues;
 import java.sql.Date;
 import java.sql.JDBCType;
@@ -73,10 +75,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
     }
     Ddl.checkSupported(node);
-    connection.session().beginStatement();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = connection.session().exclusive()) {
+      connection.session().beginStatement();
       return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -84,6 +87,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery() throws SQLException {
+    checkOpen();
+    StatementKind.refuseUnlessQuery(sql);
     if (!execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
@@ -99,6 +104,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate() throws SQLException {
+    checkOpen();
+    StatementKind.refuseIfQuery(sql);
     if (execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
@@ -109,8 +116,23 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
-    closeResult();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session().exclusive()) {
+      closeResult();
+      if (fast != null) {
+        // A plain INSERT of parameters is written as a one-row batch: the same path, and the
+        // same assignment of each value to its column, as executeBatch.
+        Object[] row = new Object[values.length - 1];
+        for (int i = 1; i < bindings.length; i++) {
+          if (bindings[i] == null) {
+            throw SqlErrors.of(FloeError.PARAMETER_COUNT, "parameter " + i + " is not set");
+          }
+          row[i - 1] = values[i];
+        }
+        inOneTransaction(() -> fast.run(session(), List.<Object[]>of(row)));
+        updated(1);
+        return false;
+      }
       applyBindings();
       return run(calcite::execute);
     }
@@ -169,7 +191,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       for (Binding[] entry : entries) {
         for (int i = 1; i < entry.length; i++) {
           if (entry[i] == null) {
-            throw SqlErrors.of(FloeError.PARAMETER_COUNT, "parameter " + i + " of a batch entry is not set");
+            throw SqlErrors.of(
+                FloeError.PARAMETER_COUNT, "parameter " + i + " of a batch entry is not set");
           }
         }
       }
@@ -233,9 +256,58 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           "set parameter " + index,
           "there are " + (bindings.length - 1));
     }
+    if (fast == null && value != null) {
+      // The parameter's value, assigned to the parameter's type as any written value is; a plain
+      // INSERT's values are assigned to their columns when written instead.
+      Object assigned;
+      try {
+        assigned =
+            ParameterAssigner.assign(
+                "parameter " + index, parameterType(index), precision(index), scale(index), value);
+      } catch (RuntimeException e) {
+        throw SqlErrors.toSql(e);
+      }
+      Binding exact = exactBinding(index, assigned);
+      if (exact != null && assigned != value) {
+        binding = exact;
+      }
+    }
     // Applied to Calcite's statement when it runs: a batch of a plain INSERT never needs it.
     bindings[index] = binding;
     values[index] = value;
+  }
+
+  /** Binds an assigned value as the Java type Calcite holds its parameter's type in. */
+  private static Binding exactBinding(int index, Object value) {
+    if (value instanceof Integer) {
+      int v = (Integer) value;
+      return target -> target.setInt(index, v);
+    }
+    if (value instanceof Long) {
+      long v = (Long) value;
+      return target -> target.setLong(index, v);
+    }
+    if (value instanceof java.math.BigDecimal) {
+      java.math.BigDecimal v = (java.math.BigDecimal) value;
+      return target -> target.setBigDecimal(index, v);
+    }
+    if (value instanceof Float) {
+      float v = (Float) value;
+      return target -> target.setFloat(index, v);
+    }
+    if (value instanceof Double) {
+      double v = (Double) value;
+      return target -> target.setDouble(index, v);
+    }
+    if (value instanceof Boolean) {
+      boolean v = (Boolean) value;
+      return target -> target.setBoolean(index, v);
+    }
+    if (value instanceof LocalDate) {
+      int days = (int) ((LocalDate) value).toEpochDay();
+      return target -> target.setInt(index, days);
+    }
+    return null;
   }
 
   private void applyBindings() throws SQLException {
@@ -250,18 +322,21 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private int[] parameterTypes;
   private boolean[] localTimeZone;
   private int[] precisions;
+  private int[] scales;
 
   private void describeParameters() {
     int n = bindings.length;
     parameterTypes = new int[n];
     localTimeZone = new boolean[n];
     precisions = new int[n];
+    scales = new int[n];
     for (int i = 1; i < n; i++) {
       try {
         parameterTypes[i] = parameters.getParameterType(i);
         String name = parameters.getParameterTypeName(i);
         localTimeZone[i] = name != null && name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE");
         precisions[i] = parameters.getPrecision(i);
+        scales[i] = parameters.getScale(i);
       } catch (SQLException | RuntimeException e) {
         parameterTypes[i] = Types.OTHER;
         precisions[i] = 6;
@@ -288,6 +363,13 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       describeParameters();
     }
     return index < precisions.length ? precisions[index] : 6;
+  }
+
+  private int scale(int index) {
+    if (parameterTypes == null) {
+      describeParameters();
+    }
+    return index < scales.length ? scales[index] : 0;
   }
 
   /** Binds a wall-clock timestamp as the number the parameter's type is held in. */

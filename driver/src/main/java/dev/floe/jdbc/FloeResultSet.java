@@ -343,7 +343,7 @@ final class FloeResultSet extends ForwardingResultSet {
     checkOpen();
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       SQLException failure = SqlErrors.toSql(e);
       if (FloeError.CANCELLED.sqlState().equals(failure.getSQLState())) {
         // A cancelled or timed-out scan stops here: close it now, so its workers end and its

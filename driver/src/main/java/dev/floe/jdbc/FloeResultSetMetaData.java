@@ -220,11 +220,11 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return schema == null ? "" : schema;
   }
 
-  /** COLUMN_SIZE of {@code getColumns}; 0 where it does not apply. */
+  /** COLUMN_SIZE of {@code getColumns}; 0 where it does not apply (VARCHAR has no length). */
   @Override
   public int getPrecision(int column) throws SQLException {
     Integer size = type(column).size();
-    return size == null ? 0 : size;
+    return size == null || size == MetadataTypes.UNBOUNDED ? 0 : size;
   }
 
   /** DECIMAL_DIGITS of {@code getColumns}; 0 where it does not apply. */

@@ -31,6 +31,7 @@ class FloeStatement extends ForwardingStatement {
   private final List<String> batch = new ArrayList<>();
   private FloeResultSet current;
   private long updateCount = -1;
+  private java.sql.SQLWarning ddlWarning;
   private boolean closed;
   boolean poolable;
 
@@ -65,6 +66,8 @@ class FloeStatement extends ForwardingStatement {
   /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
+    checkOpen();
+    StatementKind.refuseUnlessQuery(sql);
     if (!execute(sql)) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
@@ -80,6 +83,8 @@ class FloeStatement extends ForwardingStatement {
   /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
+    checkOpen();
+    StatementKind.refuseIfQuery(sql);
     if (execute(sql)) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
@@ -90,8 +95,9 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
-    closeCurrent();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session().exclusive()) {
+      closeCurrent();
       SqlNode node = Ddl.parse(sql);
       if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
         return maintain(node);
@@ -103,7 +109,13 @@ class FloeStatement extends ForwardingStatement {
           updateCount = -1;
           return true;
         }
-        updateCount = connection.ddl().execute(node, sql);
+        try {
+          updateCount = connection.ddl().execute(node, sql);
+        } catch (StackOverflowError e) {
+          throw SqlErrors.toSql(e);
+        } finally {
+          ddlWarning = connection.ddl().takeWarning();
+        }
         return false;
       }
       Ddl.checkSupported(node);
@@ -139,7 +151,7 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     } finally {
       if (current == null) {
@@ -153,6 +165,27 @@ class FloeStatement extends ForwardingStatement {
         }
       }
     }
+  }
+
+  /** The warnings of the last statement: a DDL's own, or Calcite's. */
+  @Override
+  public java.sql.SQLWarning getWarnings() throws SQLException {
+    checkOpen();
+    return ddlWarning != null ? ddlWarning : super.getWarnings();
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public void clearWarnings() throws SQLException {
+    checkOpen();
+    ddlWarning = null;
+    super.clearWarnings();
+  }
+
+  /** Records that a statement run without Calcite changed {@code count} rows. */
+  final void updated(long count) {
+    current = null;
+    updateCount = count;
   }
 
   /** One call into Calcite. */
@@ -261,7 +294,8 @@ class FloeStatement extends ForwardingStatement {
    */
   final void inOneTransaction(Work work) throws SQLException {
     FloeSession session = session();
-    try (ContextLoader ignored = ContextLoader.enter()) {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session.exclusive()) {
       boolean auto = session.autoCommit();
       if (!auto) {
         work.run();
@@ -280,7 +314,7 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
+    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     }
   }

@@ -31,11 +31,12 @@ public final class FolderCatalog implements LakeCatalog {
 
   private final LakeLocation root;
   private final Path rootPath;
-  private final LocalFileIO io = new LocalFileIO();
+  private final LocalFileIO io;
 
   public FolderCatalog(LakeLocation root) {
     this.root = root;
     this.rootPath = root.localPath();
+    this.io = new LocalFileIO(new Sandbox(rootPath));
   }
 
   /**
@@ -44,6 +45,14 @@ public final class FolderCatalog implements LakeCatalog {
    * @throws dev.floe.error.FloeException CANNOT_OPEN when the root is missing or not a folder
    */
   public static FolderCatalog open(LakeLocation location, boolean create) {
+    return open(location, create, false);
+  }
+
+  /**
+   * As {@link #open(LakeLocation, boolean)}; a read-only connection never creates the root, even
+   * with {@code create}.
+   */
+  public static FolderCatalog open(LakeLocation location, boolean create, boolean readOnly) {
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
       if (Files.exists(root)) {
@@ -52,6 +61,10 @@ public final class FolderCatalog implements LakeCatalog {
       if (!create) {
         throw FloeError.CANNOT_OPEN.error(
             location, "the folder does not exist (set create=true to create it)");
+      }
+      if (readOnly) {
+        throw FloeError.CANNOT_OPEN.error(
+            location, "the folder does not exist, and a read-only connection creates nothing");
       }
       try {
         Files.createDirectories(root);
@@ -118,16 +131,23 @@ public final class FolderCatalog implements LakeCatalog {
     if (path.isEmpty()) {
       throw new IllegalArgumentException("Cannot delete the lake root");
     }
+    if (!io.sandbox().contains(folder(path))) {
+      throw FloeError.OUTSIDE_LAKE.error("delete folder", folder(path), rootPath);
+    }
     deleteTree(folder(path));
   }
 
   @Override
   public boolean tableExists(List<String> path) {
-    return FolderTableOperations.isTable(folder(path));
+    Path folder = folder(path);
+    return io.sandbox().contains(folder) && FolderTableOperations.isTable(folder);
   }
 
   @Override
   public Table loadTable(List<String> path) {
+    if (!tableExists(path)) {
+      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
+    }
     FolderTableOperations ops = operations(path);
     if (ops.current() == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
@@ -137,7 +157,8 @@ public final class FolderCatalog implements LakeCatalog {
 
   /** The operations of the table folder at a path (which may not hold a table yet). */
   public FolderTableOperations operations(List<String> path) {
-    return new FolderTableOperations(tableLocation(path), folder(path), io);
+    return new FolderTableOperations(
+        tableLocation(path), folder(path), io, String.join(".", path));
   }
 
   @Override
@@ -146,6 +167,12 @@ public final class FolderCatalog implements LakeCatalog {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
+    if (!io.sandbox().contains(folder(path))) {
+      throw FloeError.OUTSIDE_LAKE.error(
+          "create table " + String.join(".", path), folder(path), rootPath);
+    }
+    io.sandbox().checkProperties("create table " + String.join(".", path), properties);
+    TablePropertyRules.check(properties);
     FolderTableOperations ops = operations(path);
     TableMetadata metadata =
         TableMetadata.newTableMetadata(
@@ -155,15 +182,32 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public void dropTable(List<String> path, boolean purge) {
+    drop(path, purge);
+  }
+
+  /**
+   * Drops a table: deletes its folder and, with {@code purge}, every file its metadata references
+   * under the root. Files outside the root are never deleted.
+   *
+   * @return the referenced files left in place because they lie outside the root
+   */
+  public List<String> drop(List<String> path, boolean purge) {
+    if (!tableExists(path)) {
+      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
+    }
     FolderTableOperations ops = operations(path);
     TableMetadata metadata = ops.current();
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
+    List<String> left = List.of();
     if (purge) {
-      CatalogUtil.dropTableData(io, metadata);
+      SandboxedDeletes deletes = new SandboxedDeletes(io);
+      CatalogUtil.dropTableData(deletes, metadata);
+      left = deletes.left();
     }
     deleteTree(ops.folder());
+    return left;
   }
 
   @Override
@@ -222,21 +266,27 @@ public final class FolderCatalog implements LakeCatalog {
     return path;
   }
 
-  private static List<Path> children(Path folder) {
-    if (!Files.isDirectory(folder)) {
+  /**
+   * The folders in a folder that may hold tables or schemas: hidden folders, unreadable ones and
+   * symbolic links leading out of the root are skipped, so no folder a statement does not need
+   * can make it fail.
+   */
+  private List<Path> children(Path folder) {
+    if (!Files.isDirectory(folder) || !io.sandbox().contains(folder)) {
       return List.of();
     }
     try (Stream<Path> list = Files.list(folder)) {
-      return list.filter(Files::isDirectory)
-          .filter(p -> !p.getFileName().toString().startsWith("."))
+      return list.filter(p -> !p.getFileName().toString().startsWith("."))
+          .filter(Files::isDirectory)
+          .filter(p -> !Files.isSymbolicLink(p) || io.sandbox().contains(p))
           .sorted()
           .toList();
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException | SecurityException e) {
       return List.of();
     }
   }
 
-  private static boolean holdsTable(Path folder, int depth) {
+  private boolean holdsTable(Path folder, int depth) {
     if (depth <= 0) {
       return false;
     }

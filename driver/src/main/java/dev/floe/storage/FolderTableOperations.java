@@ -50,15 +50,17 @@ public final class FolderTableOperations implements TableOperations {
   private final Path folder;
   private final Path metadataFolder;
   private final LocalFileIO io;
+  private final String name;
   private TableMetadata current;
   private int version = -1;
   private boolean loaded;
 
-  public FolderTableOperations(String location, Path folder, LocalFileIO io) {
+  public FolderTableOperations(String location, Path folder, LocalFileIO io, String name) {
     this.location = location;
     this.folder = folder;
     this.metadataFolder = folder.resolve("metadata");
     this.io = io;
+    this.name = name;
   }
 
   /** Whether a folder holds an Iceberg table. */
@@ -72,7 +74,7 @@ public final class FolderTableOperations implements TableOperations {
     }
     try (Stream<Path> files = Files.list(metadata)) {
       return files.anyMatch(p -> versionOf(p.getFileName().toString()) >= 0);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       return false;
     }
   }
@@ -114,6 +116,10 @@ public final class FolderTableOperations implements TableOperations {
 
   @Override
   public void commit(TableMetadata base, TableMetadata metadata) {
+    if (!io.sandbox().contains(folder)) {
+      throw FloeError.OUTSIDE_LAKE.error("write table " + name, folder, io.sandbox().root());
+    }
+    io.sandbox().checkWritable(name, metadata);
     TableMetadata latest = refresh();
     if (base != latest && (base == null || latest == null || !sameFile(base, latest))) {
       throw new CommitFailedException(
@@ -269,6 +275,13 @@ public final class FolderTableOperations implements TableOperations {
     int latest = -1;
     if (hint > 0 && exists(hint)) {
       latest = hint;
+    } else if (hint > 0 && !anyFileOf(hint)) {
+      // The hint is written only after its version is published: a hint naming a missing
+      // version is damage, and reading an older version would silently undo commits.
+      throw FloeError.IO.error(
+          metadataFolder.resolve("v" + hint + ".metadata.json"),
+          "the table's " + HINT + " names version " + hint + ", whose metadata file is missing;"
+              + " the table is damaged and is neither read nor written");
     } else if (Files.isDirectory(metadataFolder)) {
       try (Stream<Path> files = Files.list(metadataFolder)) {
         latest =
@@ -284,6 +297,14 @@ public final class FolderTableOperations implements TableOperations {
       latest++;
     }
     return latest;
+  }
+
+  private boolean anyFileOf(int v) {
+    try (Stream<Path> files = Files.list(metadataFolder)) {
+      return files.anyMatch(p -> versionOf(p.getFileName().toString()) == v);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private boolean exists(int v) {
@@ -333,6 +354,9 @@ public final class FolderTableOperations implements TableOperations {
   @Override
   public LocationProvider locationProvider() {
     TableMetadata metadata = current();
+    if (metadata != null) {
+      io.sandbox().checkWritable(name, metadata);
+    }
     return LocationProviders.locationsFor(
         metadata == null ? location : metadata.location(),
         metadata == null ? java.util.Map.of() : metadata.properties());

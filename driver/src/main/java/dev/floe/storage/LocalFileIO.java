@@ -1,5 +1,6 @@
 package dev.floe.storage;
 
+import dev.floe.error.FloeError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,10 +33,23 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * Iceberg's {@link FileIO} over the local file system with java.nio, no Hadoop. Opens a location
  * in any spelling other engines write ({@code /x}, {@code file:/x}, {@code file:///x}, raw spaces,
  * percent-escapes); every file it writes is forced to disk when closed, so a commit that follows
- * is durable. Thread-safe.
+ * is durable. It creates and deletes files only under its {@link Sandbox}'s root, and reads
+ * anywhere. Thread-safe.
  */
 public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
   private static final long serialVersionUID = 1L;
+
+  private final transient Sandbox sandbox;
+
+  /** A FileIO that writes and deletes only under the sandbox's root; it reads anywhere. */
+  public LocalFileIO(Sandbox sandbox) {
+    this.sandbox = sandbox;
+  }
+
+  /** The sandbox every write and delete is checked against. */
+  public Sandbox sandbox() {
+    return sandbox;
+  }
 
   @Override
   public InputFile newInputFile(String location) {
@@ -49,15 +63,44 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutputFile(location, toPath(location));
+    Path path = toPath(location);
+    if (!sandbox.contains(path)) {
+      throw FloeError.OUTSIDE_LAKE.error("write " + location, location, sandbox.root());
+    }
+    return new LocalOutputFile(location, path);
   }
 
   @Override
   public void deleteFile(String location) {
+    Path path = toPath(location);
+    if (!sandbox.contains(path)) {
+      throw FloeError.OUTSIDE_LAKE.error("delete " + location, location, sandbox.root());
+    }
     try {
-      Files.deleteIfExists(toPath(location));
+      if (Files.deleteIfExists(path)) {
+        removeEmptyFolders(path.getParent());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + location, e);
+    }
+  }
+
+  /**
+   * Removes a folder a deleted file leaves empty, and its parents likewise, up to the table folder
+   * (the one holding {@code metadata/}) or the root: a failed statement or a rollback leaves no
+   * empty partition folder behind.
+   */
+  private void removeEmptyFolders(Path folder) {
+    Path root = sandbox.root();
+    for (Path p = folder; p != null && !p.equals(root) && sandbox.contains(p); p = p.getParent()) {
+      if (Files.exists(p.resolve("metadata"))) {
+        return;
+      }
+      try {
+        Files.delete(p);
+      } catch (IOException notEmptyOrGone) {
+        return;
+      }
     }
   }
 
@@ -255,11 +298,17 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
     private PositionOutputStream open(StandardOpenOption... options) {
       try {
-        Files.createDirectories(path.getParent());
         List<StandardOpenOption> all = new ArrayList<>(List.of(options));
         all.add(StandardOpenOption.WRITE);
-        return new ChannelOutputStream(
-            FileChannel.open(path, all.toArray(new StandardOpenOption[0])));
+        StandardOpenOption[] opening = all.toArray(new StandardOpenOption[0]);
+        Files.createDirectories(path.getParent());
+        try {
+          return new ChannelOutputStream(FileChannel.open(path, opening));
+        } catch (NoSuchFileException emptiedMeanwhile) {
+          // Another statement's cleanup removed the folder as it became empty: create it again.
+          Files.createDirectories(path.getParent());
+          return new ChannelOutputStream(FileChannel.open(path, opening));
+        }
       } catch (FileAlreadyExistsException e) {
         throw new AlreadyExistsException(e, "File already exists: %s", location);
       } catch (IOException e) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.Snapshot;
@@ -34,7 +35,9 @@ import org.apache.iceberg.exceptions.ValidationException;
  * changed table validated first, then published one by one in name order, each as one snapshot.
  * Rollback deletes every file the work wrote.
  *
- * <p>Used by one connection; not thread-safe.
+ * <p>Used by one connection, which may be shared by several threads: every statement, batch,
+ * commit and rollback runs holding {@link #exclusive()}, so their changes to the transaction's
+ * state never interleave (as pgjdbc serialises a connection's work).
  */
 public final class FloeSession implements BatchingSession {
   private static final int PUBLISH_ATTEMPTS = 30;
@@ -45,6 +48,7 @@ public final class FloeSession implements BatchingSession {
   private final ExecutorService executor;
   private final int parallelism;
 
+  private final ReentrantLock work = new ReentrantLock();
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
   private InsertBatch insertBatch;
   private boolean autoCommit = true;
@@ -61,6 +65,21 @@ public final class FloeSession implements BatchingSession {
     this.readOnly = readOnly;
     this.executor = executor;
     this.parallelism = parallelism;
+  }
+
+  /** Holds the session's lock until closed; a thread may take it again while holding it. */
+  public interface Exclusive extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Takes the session's lock: the calling thread waits while another thread runs a statement,
+   * batch, commit or rollback on the same connection.
+   */
+  public Exclusive exclusive() {
+    work.lock();
+    return work::unlock;
   }
 
   /** A table in the transaction: its pinned base and what the transaction changed. */

@@ -93,7 +93,7 @@ class LakeLocationTest {
           raw, "file:" + raw, "file://" + raw, "file://localhost" + raw, "file://" + raw.replace(" ", "%20")
         }) {
       assertThat(LocalFileIO.toPath(location)).as(location).isEqualTo(file);
-      assertThat(new LocalFileIO().newInputFile(location).exists()).as(location).isTrue();
+      assertThat(new LocalFileIO(new Sandbox(java.nio.file.Path.of("/"))).newInputFile(location).exists()).as(location).isTrue();
     }
   }
 }

@@ -43,6 +43,8 @@ public enum FloeError {
   NAME_TAKEN("42S01", "Cannot create %s: %s"),
   /** ALTER TABLE ADD COLUMN of a column that exists. */
   COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
+  /** A file or folder a statement would create, write or delete outside the lake root. */
+  OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
   /** The SQL text does not parse. */
   SYNTAX("42000", "Cannot parse SQL: %s"),
   /** CREATE TABLE of a table that exists. */

@@ -27,6 +27,8 @@ public final class SqlErrors {
   private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
   private static final Pattern REQUIRED_COLUMN =
       Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
+  private static final Pattern INSERT_INTO =
+      Pattern.compile("(?i)\\bINSERT\\s+INTO\\s+([^\\s(]+)");
   private static final Pattern ILLEGAL_DATETIME =
       Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
@@ -67,6 +69,17 @@ public final class SqlErrors {
 
   /** Converts any failure into the SQLException a user should see. */
   public static SQLException toSql(Throwable failure) {
+    if (find(failure, StackOverflowError.class) != null) {
+      // Parsing, validating and planning recurse once per level of nesting.
+      String sql = statement(failure);
+      return create(
+          FloeError.TOO_COMPLEX.sqlState(),
+          FloeError.TOO_COMPLEX.format(
+              "it is nested too deeply to plan (thousands of terms in one expression, or types"
+                  + " nested thousands deep); split it"
+                  + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
+          failure);
+    }
     FloeException floe = find(failure, FloeException.class);
     if (floe != null) {
       String message = floe.getMessage();
@@ -121,7 +134,15 @@ public final class SqlErrors {
             failure);
       }
       if (message.startsWith("Cannot assign to target field")) {
-        return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
+        return create(
+            FloeError.DATATYPE_MISMATCH.sqlState(), "Cannot assign value: " + where, failure);
+      }
+      if (message.startsWith("Number of INSERT target columns")) {
+        Matcher insert = INSERT_INTO.matcher(statement(failure));
+        return create(
+            FloeError.VALUE_COUNT.sqlState(),
+            FloeError.VALUE_COUNT.format(insert.find() ? insert.group(1) : "the table", where),
+            failure);
       }
       if (message.startsWith("Illegal TIMESTAMP literal")
           || message.startsWith("Illegal DATE literal")
@@ -134,6 +155,15 @@ public final class SqlErrors {
     if (context != null && ILLEGAL_DATETIME.matcher(String.valueOf(context.getMessage())).find()) {
       // A datetime literal Calcite refuses while converting the statement, not in validation.
       return create(FloeError.INVALID_DATETIME.sqlState(), context.getMessage(), failure);
+    }
+    for (Throwable c = failure; c != null; c = c.getCause()) {
+      String m = String.valueOf(c.getMessage());
+      if (m.startsWith("Cannot convert ") && m.endsWith("due to overflow")) {
+        return create(
+            FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
+            "Numeric value out of range: " + m + statement(failure),
+            failure);
+      }
     }
     Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
     if (notFound != null) {
@@ -151,14 +181,6 @@ public final class SqlErrors {
       return create(
           FloeError.INVALID_CAST.sqlState(),
           "Cannot cast to a number: " + numberFormat.getMessage() + statement(failure),
-          failure);
-    }
-    if (find(failure, StackOverflowError.class) != null) {
-      return create(
-          FloeError.TOO_COMPLEX.sqlState(),
-          FloeError.TOO_COMPLEX.format(
-              "it is nested too deeply to plan or run; split it into smaller statements"
-                  + statement(failure)),
           failure);
     }
     Throwable unbound = findMessage(failure, "unbound parameter");

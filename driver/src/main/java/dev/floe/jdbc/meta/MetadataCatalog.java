@@ -112,7 +112,8 @@ final class MetadataCatalog {
             field.name(),
             type.jdbcType(),
             type.name(),
-            type.size(),
+            // No length for VARCHAR and VARBINARY: Iceberg's string and binary have none.
+            unboundedAsNull(type.size()),
             null,
             type.digits(),
             type.radix(),
@@ -121,7 +122,7 @@ final class MetadataCatalog {
             null,
             null,
             null,
-            type.octets(),
+            unboundedAsNull(type.octets()),
             position,
             field.isOptional() ? "YES" : "NO",
             null,
@@ -244,5 +245,9 @@ final class MetadataCatalog {
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }
+  }
+
+  private static Integer unboundedAsNull(Integer size) {
+    return size == null || size == MetadataTypes.UNBOUNDED ? null : size;
   }
 }

@@ -211,7 +211,13 @@ public class LakePrepare extends CalcitePrepareImpl {
     protected SqlValidator createSqlValidator(
         Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
       return super.createSqlValidator(
-          reader == calciteReader ? catalogReader : reader, configTransform);
+          reader == calciteReader ? catalogReader : reader,
+          config -> {
+            SqlValidator.Config transformed = configTransform.apply(config);
+            return transformed
+                .withConformance(AssignmentCheck.exactInsert(transformed.conformance()))
+                .withTypeCoercionFactory(AssignmentCoercion::new);
+          });
     }
 
     @Override
@@ -411,8 +417,15 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       LogicalTableModify modify = (LogicalTableModify) root.rel;
       LakeTable lake = modify.getTable().unwrap(LakeTable.class);
+      if (lake != null && modify.getOperation() == TableModify.Operation.INSERT) {
+        AssignmentCheck.checkInsert(modify.getTable(), modify.getInput().getRowType());
+      }
       if (lake == null || modify.getOperation() == TableModify.Operation.INSERT) {
         return root;
+      }
+      if (modify.getOperation() == TableModify.Operation.UPDATE) {
+        AssignmentCheck.checkUpdate(
+            modify.getTable(), modify.getUpdateColumnList(), modify.getSourceExpressionList());
       }
       return root.withRel(
           LakeTableModify.create(

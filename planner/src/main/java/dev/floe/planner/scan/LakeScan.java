@@ -164,7 +164,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           try {
             has = rows.hasNext();
           } catch (RuntimeException e) {
-            throw Failures.translate(e, tasks.get(next - 1).file().location());
+            throw Failures.translate(e, tasks.get(next - 1), reader.io());
           }
           if (has) {
             current = rows.next();
@@ -184,7 +184,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           open = reader.open(task);
           rows = open.iterator();
         } catch (RuntimeException e) {
-          throw Failures.translate(e, task.file().location());
+          throw Failures.translate(e, task, reader.io());
         }
       }
     }
@@ -290,7 +290,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         // Only once the file is closed: a reader that has taken the last row finds no file open.
         put(queue, Batch.END);
       } catch (Throwable e) {
-        put(queue, new Batch(null, 0, Failures.translate(e, task.file().location())));
+        put(queue, new Batch(null, 0, Failures.translate(e, task, reader.io())));
       }
     }
 
@@ -418,6 +418,51 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   /** Keeps a {@link FloeException} as it is; files that cannot be read become IO errors. */
   static final class Failures {
     private Failures() {}
+
+    /**
+     * The failure of reading a task: it names the delete file that is missing, truncated or
+     * unreadable, with the data file it applies to, or else the data file.
+     */
+    static RuntimeException translate(
+        Throwable e, org.apache.iceberg.FileScanTask task, org.apache.iceberg.io.FileIO io) {
+      if (e instanceof FloeException) {
+        return (FloeException) e;
+      }
+      for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
+        if (mentions(e, delete.location()) || damaged(delete, io)) {
+          String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+          return FloeError.IO.error(
+              e,
+              delete.location(),
+              "the delete file applying to data file "
+                  + task.file().location()
+                  + " cannot be read: "
+                  + message);
+        }
+      }
+      return translate(e, task.file().location());
+    }
+
+    private static boolean mentions(Throwable e, String location) {
+      String name = location.substring(location.lastIndexOf('/') + 1);
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (String.valueOf(t.getMessage()).contains(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Whether a delete file is missing or of another size than its metadata records. */
+    private static boolean damaged(
+        org.apache.iceberg.DeleteFile delete, org.apache.iceberg.io.FileIO io) {
+      try {
+        org.apache.iceberg.io.InputFile file = io.newInputFile(delete.location());
+        return !file.exists() || file.getLength() != delete.fileSizeInBytes();
+      } catch (RuntimeException unknown) {
+        return false;
+      }
+    }
 
     static RuntimeException translate(Throwable e, String what) {
       if (e instanceof FloeException) {

@@ -84,6 +84,11 @@ final class TaskReader {
     this.outputSchema = new Schema(selected);
   }
 
+  /** The FileIO the reader opens files with. */
+  FileIO io() {
+    return io;
+  }
+
   /** Opens a task; the caller closes the returned iterable. */
   CloseableIterable<Object[]> open(FileScanTask task) {
     if (task.file().format() != FileFormat.PARQUET) {

@@ -43,6 +43,9 @@ final class ValueAssigner {
         children.add(new ValueAssigner(column + "." + child.name(), child, null));
       }
     }
+    if (source != null && source != WritePlan.SourceType.JDBC) {
+      Assignability.check(column, source.typeName(), sqlTypeName(field.type()));
+    }
   }
 
   /** Converts a value for this field. */
@@ -53,7 +56,74 @@ final class ValueAssigner {
       }
       return null;
     }
+    if (source == WritePlan.SourceType.JDBC) {
+      Assignability.check(column, jdbcTypeName(value), sqlTypeName(field.type()));
+      if (!convertible(value)
+          || (!field.type().isNestedType()
+              && (value instanceof List || value instanceof Map || value instanceof Object[]))) {
+        throw FloeError.PARAMETER_TYPE.error(
+            "for " + column,
+            "a " + value.getClass().getName() + " cannot be converted to " + field.type());
+      }
+      return convert(field.type(), value, null);
+    }
     return convert(field.type(), value, source);
+  }
+
+  /** The SQL type name of an Iceberg type, for {@link Assignability}; null for other types. */
+  static String sqlTypeName(Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN -> "BOOLEAN";
+      case INTEGER -> "INTEGER";
+      case LONG -> "BIGINT";
+      case FLOAT -> "REAL";
+      case DOUBLE -> "DOUBLE";
+      case DECIMAL -> "DECIMAL";
+      case DATE -> "DATE";
+      case TIME -> "TIME";
+      case TIMESTAMP, TIMESTAMP_NANO -> "TIMESTAMP";
+      case STRING -> "VARCHAR";
+      default -> null;
+    };
+  }
+
+  /** The SQL type of a JDBC parameter value, by its Java class; null when it has none. */
+  static String jdbcTypeName(Object value) {
+    if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      return "INTEGER";
+    }
+    if (value instanceof Long) {
+      return "BIGINT";
+    }
+    if (value instanceof BigDecimal || value instanceof BigInteger) {
+      return "DECIMAL";
+    }
+    if (value instanceof Float) {
+      return "REAL";
+    }
+    if (value instanceof Double) {
+      return "DOUBLE";
+    }
+    if (value instanceof Boolean) {
+      return "BOOLEAN";
+    }
+    return value instanceof String ? "VARCHAR" : null;
+  }
+
+  /** Whether a JDBC parameter value is of a Java type Floe converts at all. */
+  private static boolean convertible(Object value) {
+    return value instanceof Number
+        || value instanceof String
+        || value instanceof Boolean
+        || value instanceof java.util.Date
+        || value instanceof java.time.temporal.Temporal
+        || value instanceof UUID
+        || value instanceof byte[]
+        || value instanceof ByteBuffer
+        || value instanceof ByteString
+        || value instanceof List
+        || value instanceof Map
+        || value instanceof Object[];
   }
 
   private Object convert(Type type, Object raw, WritePlan.SourceType from) {
@@ -280,6 +350,9 @@ final class ValueAssigner {
   }
 
   private long integral(Object value, long min, long max, String typeName) {
+    if (value instanceof BigInteger) {
+      value = new BigDecimal((BigInteger) value);
+    }
     BigDecimal d = decimal(value);
     BigInteger rounded = d.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact();
     if (rounded.compareTo(BigInteger.valueOf(min)) < 0

@@ -30,5 +30,11 @@ public record WritePlan(
    * @param precision the precision, or -1
    * @param scale the scale, or -1
    */
-  public record SourceType(String typeName, int precision, int scale) {}
+  public record SourceType(String typeName, int precision, int scale) {
+    /**
+     * Values that come straight from JDBC parameters (a batch): each value's SQL type is that of
+     * its Java class ({@code Long} is BIGINT, {@code String} VARCHAR, ...).
+     */
+    public static final SourceType JDBC = new SourceType("JDBC", -1, -1);
+  }
 }
