@@ -11,8 +11,6 @@ import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
-import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
-import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.parser.ddl.SqlCreateLakeTable;
 import dev.floe.planner.parser.ddl.SqlDropLakeTable;
 import dev.floe.planner.parser.ddl.SqlLakeIndex;
@@ -60,6 +58,9 @@ import org.apache.iceberg.types.Types;
  * grammar knows but Floe does not run yet are refused with 0A000.
  */
 public final class Ddl {
+  /** How many old metadata files a table Floe creates keeps (README, "Maintenance"). */
+  static final String PREVIOUS_VERSIONS_MAX = "25";
+
   private static final String NO_INDEXES =
       "Iceberg tables have no indexes; pruning comes from partitions and statistics";
 
@@ -133,12 +134,6 @@ public final class Ddl {
             "this form of MERGE (several clauses of a kind, AND conditions, NOT MATCHED BY SOURCE,"
                 + " DELETE, UPDATE SET * or INSERT *)");
       }
-      if (statement instanceof SqlAlterTableExecute) {
-        throw notYet("ALTER TABLE ... EXECUTE");
-      }
-      if (statement instanceof SqlAlterTableRef) {
-        throw notYet("branch and tag DDL (ALTER TABLE ... BRANCH | TAG)");
-      }
       if (connection.session().readOnly()) {
         throw SqlErrors.of(FloeError.READ_ONLY, "run DDL");
       }
@@ -182,6 +177,8 @@ public final class Ddl {
     properties.put(TableProperties.DELETE_MODE, "merge-on-read");
     properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
+    properties.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+    properties.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, PREVIOUS_VERSIONS_MAX);
     properties.putAll(create.properties);
     checkFormatVersion(properties);
     if (create.query == null) {

@@ -57,7 +57,14 @@ public enum FloeProperty {
       "false",
       false,
       "true: allow commits on an S3 store that does not honour conditional PUT; the user"
-          + " guarantees that only one writer commits at a time.");
+          + " guarantees that only one writer commits at a time."),
+  /** The shortest retention snapshot expiry and orphan removal accept. */
+  MAINTENANCE_MIN_RETENTION(
+      "maintenance.min-retention",
+      "7d",
+      false,
+      "The shortest retention_threshold that expire_snapshots and remove_orphan_files accept (a"
+          + " duration: 7d, 12h, 30m, 0s). Lower it only when no writer runs longer than it.");
 
   private final String key;
   private final String defaultValue;

@@ -6,6 +6,7 @@ import dev.floe.jdbc.forwarding.ForwardingConnection;
 import dev.floe.command.CommandContext;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
+import dev.floe.command.Maintenance;
 import dev.floe.jdbc.meta.MetadataSource;
 import dev.floe.planner.spi.LakeCatalog;
 import java.sql.ResultSet;
@@ -86,6 +87,19 @@ public final class FloeConnection extends ForwardingConnection {
 
   Etl etl() {
     return etl;
+  }
+
+  /** Table maintenance, with the connection's minimum retention. */
+  Maintenance maintenance() throws SQLException {
+    String text = FloeProperty.MAINTENANCE_MIN_RETENTION.in(properties);
+    java.time.Duration minRetention = Maintenance.parseDuration(text);
+    if (minRetention == null) {
+      throw SqlErrors.of(
+          FloeError.INVALID_PROPERTY,
+          FloeProperty.MAINTENANCE_MIN_RETENTION.key() + "=" + text,
+          "it is not a duration such as 7d, 12h, 30m or 0s");
+    }
+    return new Maintenance(commands, minRetention);
   }
 
   LakeLocation location() {

@@ -6,6 +6,9 @@ import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.command.Ddl;
 import dev.floe.command.ExplainAnalyze;
 import dev.floe.command.Etl;
+import dev.floe.command.Maintenance;
+import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
+import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
@@ -107,6 +110,9 @@ class FloeStatement extends ForwardingStatement {
         return false;
       }
       SqlNode node = Ddl.parse(sql);
+      if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
+        return maintain(node);
+      }
       if (Ddl.isCommand(node)) {
         if (Ddl.isQuery(node)) {
           current =
@@ -125,6 +131,19 @@ class FloeStatement extends ForwardingStatement {
       }
       return run(() -> calcite.execute(sql));
     }
+  }
+
+  /** Runs table maintenance: a procedure answers one row of counts, branch and tag DDL none. */
+  private boolean maintain(SqlNode statement) throws SQLException {
+    Maintenance maintenance = connection.maintenance();
+    if (statement instanceof SqlAlterTableExecute call) {
+      current = new FloeResultSet(this, CountResults.of(connection, maintenance.execute(call)));
+      updateCount = -1;
+      return true;
+    }
+    maintenance.execute((SqlAlterTableRef) statement);
+    updateCount = 0;
+    return false;
   }
 
   /** Runs one statement in Calcite, bounded by the transaction. */

@@ -12,6 +12,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,10 +22,12 @@ import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Iceberg table operations for one table folder, in Iceberg's file-system-table layout ({@code
@@ -146,6 +150,37 @@ public final class FolderTableOperations implements TableOperations {
     writeHint(next);
     loaded = false;
     refresh();
+    deleteRemovedMetadataFiles(base, metadata);
+  }
+
+  /**
+   * Deletes the old metadata files that dropped out of the metadata log, when the table asks for
+   * it ({@code write.metadata.delete-after-commit.enabled}); the log keeps {@code
+   * write.metadata.previous-versions-max} of them. Finding the current version does not need them:
+   * the hint, then probing forward, then the highest version in the folder.
+   */
+  private void deleteRemovedMetadataFiles(TableMetadata base, TableMetadata metadata) {
+    if (base == null
+        || !PropertyUtil.propertyAsBoolean(
+            metadata.properties(),
+            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
+            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED_DEFAULT)) {
+      return;
+    }
+    Set<String> kept = new HashSet<>();
+    for (TableMetadata.MetadataLogEntry entry : metadata.previousFiles()) {
+      kept.add(entry.file());
+    }
+    String prefix = location + "/metadata/";
+    for (TableMetadata.MetadataLogEntry entry : base.previousFiles()) {
+      if (!kept.contains(entry.file()) && entry.file().startsWith(prefix)) {
+        try {
+          io.deleteFile(entry.file());
+        } catch (RuntimeException e) {
+          // An old version left behind is harmless; orphan removal finds it later.
+        }
+      }
+    }
   }
 
   private void publish(Path temp, Path target, int next) {

@@ -139,8 +139,6 @@ class GrammarStatementsTest {
         "MERGE INTO visits t USING visits s ON t.id = s.id WHEN MATCHED THEN DELETE",
         "0A000",
         "MERGE");
-    assertFails("ALTER TABLE visits EXECUTE optimize", "0A000", "EXECUTE");
-    assertFails("ALTER TABLE visits CREATE BRANCH audit", "0A000", "branch and tag");
     assertFails("SELECT * FROM visits FOR VERSION AS OF 1", "0A000", "FOR VERSION AS OF");
     assertFails(
         "SELECT * FROM visits FOR SYSTEM_VERSION AS OF 'audit'", "0A000", "FOR VERSION AS OF");

@@ -63,6 +63,8 @@ public enum FloeError {
   INVALID_NAME("42602", "Cannot use name %s: %s"),
   /** Any other semantic error found when validating a statement. */
   VALIDATION("42000", "Cannot validate SQL: %s"),
+  /** A table procedure called with an unknown name or argument, or a refused value. */
+  PROCEDURE("42000", "Cannot run %s: %s"),
   /** A string too long for its column. */
   STRING_TOO_LONG("22001", "Cannot assign value to %s: %s"),
   /** A number out of range for its column. */

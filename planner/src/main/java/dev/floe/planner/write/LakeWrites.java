@@ -114,6 +114,21 @@ public final class LakeWrites {
   }
 
   /**
+   * Writes Iceberg generic records as data files of a table, partitioned by its current spec and
+   * rolled at its target file size (compaction rewrites files this way).
+   */
+  public static List<org.apache.iceberg.DataFile> writeRecords(
+      Table table, Iterator<org.apache.iceberg.data.Record> records, String operationId) {
+    try (DataFileWriters writer =
+        new DataFileWriters(table, DataFileWriters.outputFiles(table, operationId))) {
+      while (records.hasNext()) {
+        writer.write(records.next());
+      }
+      return writer.finish();
+    }
+  }
+
+  /**
    * Deletes the files a failed statement wrote: those it recorded, and any other file named with
    * its operation id (a file still open when the failure came).
    */
