@@ -64,7 +64,8 @@ public final class FloeDriver implements Driver {
       FloeProperty p = all[i];
       String value = info == null ? null : info.getProperty(p.key());
       DriverPropertyInfo property =
-          new DriverPropertyInfo(p.key(), p.secret() ? null : value == null ? p.defaultValue() : value);
+          new DriverPropertyInfo(
+              p.key(), p.secret() ? null : value == null ? p.defaultValue() : value);
       property.description = p.description();
       property.required = false;
       if (p.defaultValue().equals("true") || p.defaultValue().equals("false")) {

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -100,10 +99,8 @@ final class Cleanup {
     }
     Map<String, Long> row = new LinkedHashMap<>();
     row.put("deleted_data_files_count", counts.getOrDefault(Kind.DATA, 0L));
-    row.put(
-        "deleted_position_delete_files_count", counts.getOrDefault(Kind.POSITION_DELETES, 0L));
-    row.put(
-        "deleted_equality_delete_files_count", counts.getOrDefault(Kind.EQUALITY_DELETES, 0L));
+    row.put("deleted_position_delete_files_count", counts.getOrDefault(Kind.POSITION_DELETES, 0L));
+    row.put("deleted_equality_delete_files_count", counts.getOrDefault(Kind.EQUALITY_DELETES, 0L));
     row.put("deleted_manifests_count", counts.getOrDefault(Kind.MANIFEST, 0L));
     row.put("deleted_manifest_lists_count", counts.getOrDefault(Kind.MANIFEST_LIST, 0L));
     row.put("deleted_statistics_files_count", counts.getOrDefault(Kind.STATISTICS, 0L));
@@ -252,8 +249,7 @@ final class Cleanup {
 
   private void add(Map<String, Reference> reached, String location, Kind kind, long bytes) {
     reached.computeIfAbsent(
-        key(location),
-        k -> new Reference(location, kind, bytes >= 0 ? bytes : length(location)));
+        key(location), k -> new Reference(location, kind, bytes >= 0 ? bytes : length(location)));
   }
 
   private long length(String location) {

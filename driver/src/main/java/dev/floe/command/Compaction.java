@@ -37,9 +37,9 @@ import org.apache.iceberg.util.PartitionUtil;
 /**
  * {@code optimize}: bin-packs the data files of each partition that are smaller than the threshold
  * or carry deletes into new files, reading them with their position deletes, equality deletes and
- * deletion vectors applied, and drops the delete files no remaining data file needs. Each
- * partition is one group committed on its own with Iceberg's {@link RewriteFiles}, validated from
- * the snapshot read: a concurrent append commits fine, a concurrent delete on a group's files fails
+ * deletion vectors applied, and drops the delete files no remaining data file needs. Each partition
+ * is one group committed on its own with Iceberg's {@link RewriteFiles}, validated from the
+ * snapshot read: a concurrent append commits fine, a concurrent delete on a group's files fails
  * only that group, whose written files are deleted.
  */
 final class Compaction {

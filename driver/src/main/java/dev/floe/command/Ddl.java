@@ -1,14 +1,11 @@
 package dev.floe.command;
 
-import dev.floe.error.SqlErrors;
-import dev.floe.planner.spi.TableNames;
 import dev.floe.error.FloeError;
-import dev.floe.planner.write.LakeWrites;
-import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
+import dev.floe.error.SqlErrors;
 import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.ColumnDef;
+import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
 import dev.floe.planner.parser.ddl.SqlCreateLakeTable;
@@ -19,6 +16,9 @@ import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlShow;
 import dev.floe.planner.spi.LakeCatalog;
+import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.write.LakeWrites;
+import dev.floe.planner.write.WritePlan;
 import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -108,8 +108,7 @@ public final class Ddl {
   }
 
   /**
-   * Runs one statement of Floe's own; returns the update count (rows written by CREATE TABLE
-   * AS).
+   * Runs one statement of Floe's own; returns the update count (rows written by CREATE TABLE AS).
    *
    * @param sql the statement's text, whose query part CREATE TABLE ... AS runs
    */
@@ -218,7 +217,10 @@ public final class Ddl {
         if (create.columns.size() != columns.size()) {
           throw SqlErrors.of(
               FloeError.VALIDATION,
-              "the column list has " + create.columns.size() + " columns, the query " + columns.size());
+              "the column list has "
+                  + create.columns.size()
+                  + " columns, the query "
+                  + columns.size());
         }
         columns = columns(create.columns);
       }
@@ -298,7 +300,8 @@ public final class Ddl {
         case ADD_COLUMN:
           {
             Column column = column(alter.column);
-            Type type = TypeUtil.assignFreshIds(column.type(), new AtomicInteger(1000)::incrementAndGet);
+            Type type =
+                TypeUtil.assignFreshIds(column.type(), new AtomicInteger(1000)::incrementAndGet);
             if (column.required()) {
               throw SqlErrors.of(
                   FloeError.NOT_SUPPORTED,
@@ -359,7 +362,8 @@ public final class Ddl {
 
   /** A column definition as Floe creates it: an unquoted name in lower case. */
   private static Column column(ColumnDef def) {
-    return new Column(name(def.name()), def.type(), def.notNull() || def.primaryKey(), def.comment());
+    return new Column(
+        name(def.name()), def.type(), def.notNull() || def.primaryKey(), def.comment());
   }
 
   private static List<Column> columns(List<ColumnDef> defs) {
@@ -402,7 +406,8 @@ public final class Ddl {
     for (Column column : columns) {
       if (!names.add(column.name().toLowerCase(Locale.ROOT))) {
         throw FloeError.COLUMN_EXISTS.error(
-            column.name() + " (column names are matched ignoring case, so each must differ in"
+            column.name()
+                + " (column names are matched ignoring case, so each must differ in"
                 + " more than case)");
       }
       boolean required = column.required() || key.contains(column.name());
@@ -417,7 +422,8 @@ public final class Ddl {
     }
     AtomicInteger ids = new AtomicInteger();
     Types.StructType struct =
-        (Types.StructType) TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
+        (Types.StructType)
+            TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
     java.util.Set<Integer> identifiers = new java.util.LinkedHashSet<>();
     for (String name : key) {
       identifiers.add(struct.field(name).fieldId());
@@ -436,8 +442,7 @@ public final class Ddl {
   }
 
   /** The partition spec of a new table; a transform its column cannot take is 42000. */
-  private static PartitionSpec spec(
-      List<String> path, Schema schema, List<PartitionField> fields) {
+  private static PartitionSpec spec(List<String> path, Schema schema, List<PartitionField> fields) {
     try {
       return spec(schema, fields);
     } catch (ValidationException | IllegalArgumentException e) {

@@ -54,8 +54,8 @@ import org.apache.iceberg.util.StructLikeSet;
  * DELETE is: a concurrent commit that adds or deletes rows in what the statement replaces fails it
  * with 40001.
  *
- * <p>INSERT OVERWRITE writes its rows through Calcite's INSERT (so every value goes through the
- * one assignment function) and then removes, in the same change, the files of the partitions it
+ * <p>INSERT OVERWRITE writes its rows through Calcite's INSERT (so every value goes through the one
+ * assignment function) and then removes, in the same change, the files of the partitions it
  * replaces, as seen in the snapshot pinned when the statement started.
  */
 public final class Etl {
@@ -174,8 +174,8 @@ public final class Etl {
   }
 
   /**
-   * INSERT OVERWRITE. With PARTITION, the static partition's rows are replaced: the filter {@code
-   * c = v AND ...} selects whole files, which are removed. Without it, every partition the query
+   * INSERT OVERWRITE. With PARTITION, the static partition's rows are replaced: the filter {@code c
+   * = v AND ...} selects whole files, which are removed. Without it, every partition the query
    * writes rows into is replaced (dynamic, as Iceberg's ReplacePartitions); an unpartitioned table
    * is replaced whole.
    */
@@ -199,7 +199,11 @@ public final class Etl {
         Types.NestedField field = identityPartitionColumn(table, column, name);
         if (staticValues.put(field.name(), overwrite.partitionValues.get(i)) != null) {
           throw FloeError.VALIDATION.error(
-              "Cannot overwrite " + name + ": column " + field.name() + " is named twice in PARTITION");
+              "Cannot overwrite "
+                  + name
+                  + ": column "
+                  + field.name()
+                  + " is named twice in PARTITION");
         }
         Object value = partitionValue(field, overwrite.partitionValues.get(i));
         staticFilter =
@@ -296,8 +300,8 @@ public final class Etl {
   }
 
   /**
-   * The value of a PARTITION clause entry for Iceberg's filter, after checking that its type is
-   * one the column takes (42804 otherwise). The rows themselves get the value through INSERT.
+   * The value of a PARTITION clause entry for Iceberg's filter, after checking that its type is one
+   * the column takes (42804 otherwise). The rows themselves get the value through INSERT.
    */
   private static Object partitionValue(Types.NestedField field, SqlNode node) {
     if (!(node instanceof SqlLiteral)) {
@@ -354,7 +358,8 @@ public final class Etl {
         }
       }
     } catch (ArithmeticException e) {
-      throw FloeError.NUMERIC_OUT_OF_RANGE.error(field.name(), literal + " does not fit " + field.type());
+      throw FloeError.NUMERIC_OUT_OF_RANGE.error(
+          field.name(), literal + " does not fit " + field.type());
     }
     throw FloeError.DATATYPE_MISMATCH.error(
         field.name(),

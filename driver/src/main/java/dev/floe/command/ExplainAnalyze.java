@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code EXPLAIN ANALYZE <query>}: plans the query, runs it to its last row (the rows are read and
- * dropped), and answers with its plan followed by what each scan did (files opened, row groups
- * read and skipped, rows read and returned) and where the time went: planning, the scans, and the
- * rest of the execution.
+ * dropped), and answers with its plan followed by what each scan did (files opened, row groups read
+ * and skipped, rows read and returned) and where the time went: planning, the scans, and the rest
+ * of the execution.
  */
 public final class ExplainAnalyze {
   private static final Pattern STATEMENT =

@@ -1,12 +1,12 @@
 package dev.floe.command;
 
-import dev.floe.planner.spi.TableNames;
 import dev.floe.error.FloeError;
+import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
-import dev.floe.planner.spi.PinnedTable;
 import dev.floe.txn.FloeSession;
-import dev.floe.planner.adapter.SqlNames;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -28,9 +28,9 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
 /**
- * The batch path of {@code INSERT INTO t [(columns)] VALUES (?, ?, ...)}: an ETL batch of any
- * size becomes one write of data files and one staged change, instead of one statement per row.
- * Values are assigned with the same rules as any INSERT.
+ * The batch path of {@code INSERT INTO t [(columns)] VALUES (?, ?, ...)}: an ETL batch of any size
+ * becomes one write of data files and one staged change, instead of one statement per row. Values
+ * are assigned with the same rules as any INSERT.
  */
 public final class FastInsert {
   private final List<String> tablePath;

@@ -180,30 +180,31 @@ public final class Maintenance {
       Procedure procedure = procedure(call.procedure);
       Arguments arguments = arguments(procedure, call);
       if (call.where != null && !procedure.takesWhere) {
-        throw SqlErrors.of(
-            FloeError.PROCEDURE, procedure.sqlName, "it takes no WHERE clause");
+        throw SqlErrors.of(FloeError.PROCEDURE, procedure.sqlName, "it takes no WHERE clause");
       }
       boolean dryRun = arguments.bool("dry_run");
       List<String> path = tablePath(call.table, procedure.sqlName, !dryRun);
       Table table = session().catalog().loadTable(path);
       String name = String.join(".", path);
       return switch (procedure) {
-        case EXPIRE_SNAPSHOTS -> new Cleanup(table, name)
-            .expireSnapshots(
-                retention(arguments), retainLast(arguments), dryRun);
-        case REMOVE_ORPHAN_FILES -> new Cleanup(table, name)
-            .removeOrphanFiles(retention(arguments), dryRun);
+        case EXPIRE_SNAPSHOTS ->
+            new Cleanup(table, name)
+                .expireSnapshots(retention(arguments), retainLast(arguments), dryRun);
+        case REMOVE_ORPHAN_FILES ->
+            new Cleanup(table, name).removeOrphanFiles(retention(arguments), dryRun);
         case OPTIMIZE_MANIFESTS -> new Cleanup(table, name).optimizeManifests();
-        case OPTIMIZE -> new Compaction(table, name)
-            .run(arguments.has("file_size_threshold")
-                    ? (Long) arguments.values().get("file_size_threshold")
-                    : 100L * 1024 * 1024,
-                call.where,
-                dryRun);
-        case ROLLBACK_TO_SNAPSHOT -> SnapshotRefs.rollbackTo(
-            table, name, arguments.integer("snapshot_id", 0));
-        case ROLLBACK_TO_TIMESTAMP -> SnapshotRefs.rollbackToTime(
-            table, name, arguments.integer("ts", 0));
+        case OPTIMIZE ->
+            new Compaction(table, name)
+                .run(
+                    arguments.has("file_size_threshold")
+                        ? (Long) arguments.values().get("file_size_threshold")
+                        : 100L * 1024 * 1024,
+                    call.where,
+                    dryRun);
+        case ROLLBACK_TO_SNAPSHOT ->
+            SnapshotRefs.rollbackTo(table, name, arguments.integer("snapshot_id", 0));
+        case ROLLBACK_TO_TIMESTAMP ->
+            SnapshotRefs.rollbackToTime(table, name, arguments.integer("ts", 0));
         case SET_CURRENT_SNAPSHOT -> setCurrent(table, name, arguments);
       };
     } catch (RuntimeException e) {
@@ -376,16 +377,21 @@ public final class Maintenance {
             yield text == null ? null : parseSize(text);
           }
           case INTEGER -> integer(node);
-          case BOOLEAN -> node instanceof SqlLiteral l && l.getTypeName() == SqlTypeName.BOOLEAN
-              ? l.booleanValue()
-              : null;
+          case BOOLEAN ->
+              node instanceof SqlLiteral l && l.getTypeName() == SqlTypeName.BOOLEAN
+                  ? l.booleanValue()
+                  : null;
           case STRING -> string(node);
           case TIMESTAMP -> timestamp(node);
         };
     if (value == null) {
       throw FloeError.PROCEDURE.error(
           procedure.sqlName,
-          "argument " + parameter.name() + " must be " + expected(parameter.kind()) + ", not "
+          "argument "
+              + parameter.name()
+              + " must be "
+              + expected(parameter.kind())
+              + ", not "
               + node);
     }
     return value;

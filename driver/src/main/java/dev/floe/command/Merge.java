@@ -39,10 +39,10 @@ import org.apache.iceberg.types.Types;
  * position ({@code EXTEND ("_file" VARCHAR, "_pos" BIGINT)}, from the snapshot pinned for the
  * statement), to the source, and computes for each joined row the first clause whose condition
  * holds and the row it writes; the rows go to the DML runtime ({@link LakeWrites}), which writes
- * the new rows through the one assignment function and the changed rows' deletes (position
- * deletes, deletion vectors, or rewritten files under {@code write.merge.mode=copy-on-write}) as
- * one change, checked for conflicts in the partitions it touches. A target row matched by more
- * than one source row stops the statement (21000) before anything is committed.
+ * the new rows through the one assignment function and the changed rows' deletes (position deletes,
+ * deletion vectors, or rewritten files under {@code write.merge.mode=copy-on-write}) as one change,
+ * checked for conflicts in the partitions it touches. A target row matched by more than one source
+ * row stops the statement (21000) before anything is committed.
  */
 final class Merge {
   private static final String MATCHED_FLAG = "$floe_matched";
@@ -105,11 +105,7 @@ final class Merge {
       }
       clauses.add(
           new Clause(
-              Match.NOT_MATCHED_BY_TARGET,
-              null,
-              Action.INSERT,
-              insert.getTargetColumnList(),
-              row));
+              Match.NOT_MATCHED_BY_TARGET, null, Action.INSERT, insert.getTargetColumnList(), row));
     }
   }
 
@@ -128,7 +124,8 @@ final class Merge {
       ResultSetMetaData meta = rs.getMetaData();
       List<WritePlan.SourceType> types = new ArrayList<>();
       for (int i = 1; i <= meta.getColumnCount(); i++) {
-        types.add(new WritePlan.SourceType(typeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
+        types.add(
+            new WritePlan.SourceType(typeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
       }
       WritePlan plan =
           new WritePlan(
@@ -170,7 +167,8 @@ final class Merge {
     }
     String t = targetAlias;
     String s = sourceAlias;
-    String matched = t + ".\"_pos\" IS NOT NULL AND " + s + "." + quote(MATCHED_FLAG) + " IS NOT NULL";
+    String matched =
+        t + ".\"_pos\" IS NOT NULL AND " + s + "." + quote(MATCHED_FLAG) + " IS NOT NULL";
     boolean byTarget = false;
     boolean bySource = false;
     List<String> conditions = new ArrayList<>();
@@ -209,7 +207,11 @@ final class Merge {
     }
     StringBuilder action = new StringBuilder("CASE");
     for (int i = 0; i < clauses.size(); i++) {
-      action.append(" WHEN ").append(conditions.get(i)).append(" THEN ").append(code(clauses.get(i)));
+      action
+          .append(" WHEN ")
+          .append(conditions.get(i))
+          .append(" THEN ")
+          .append(code(clauses.get(i)));
     }
     select.add(action.append(" ELSE 0 END").toString());
     select.add(t + ".\"_file\"");
@@ -354,8 +356,7 @@ final class Merge {
 
   /**
    * The joined rows a clause applies to, in the DML runtime's MERGE layout (the new row's values,
-   * the action, the target row's file and position), checking that no target row is matched
-   * twice.
+   * the action, the target row's file and position), checking that no target row is matched twice.
    */
   private static final class MergeRows implements Iterator<Object[]> {
     private final ResultSet rs;

@@ -26,9 +26,9 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * SHOW and DESCRIBE: each answers with rows under stable column labels, Trino's where Trino has
- * one ({@code Schema}, {@code Table}, {@code Column}/{@code Type}/{@code Extra}/{@code Comment},
- * {@code Create Table}). Names are resolved by the one resolver, as every statement resolves them.
+ * SHOW and DESCRIBE: each answers with rows under stable column labels, Trino's where Trino has one
+ * ({@code Schema}, {@code Table}, {@code Column}/{@code Type}/{@code Extra}/{@code Comment}, {@code
+ * Create Table}). Names are resolved by the one resolver, as every statement resolves them.
  */
 public final class Show {
   /** The answer of a SHOW or DESCRIBE: its column labels and its rows of strings. */
@@ -226,7 +226,9 @@ public final class Show {
     if (name.equals("identity")) {
       return column;
     }
-    return argument == null ? name + "(" + column + ")" : name + "(" + argument + ", " + column + ")";
+    return argument == null
+        ? name + "(" + column + ")"
+        : name + "(" + argument + ", " + column + ")";
   }
 
   /** The type as Floe's DDL writes it. */

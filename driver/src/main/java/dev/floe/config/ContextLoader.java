@@ -3,8 +3,8 @@ package dev.floe.config;
 /**
  * Runs a JDBC call with the driver's class loader as the thread's context class loader, and puts
  * the caller's back afterwards. Iceberg finds its Parquet writer and other parts by reflection
- * through the context loader; inside a tool that loads the driver jar in a class loader of its
- * own, the caller's context loader cannot see them.
+ * through the context loader; inside a tool that loads the driver jar in a class loader of its own,
+ * the caller's context loader cannot see them.
  */
 public final class ContextLoader implements AutoCloseable {
   private static final ClassLoader DRIVER = ContextLoader.class.getClassLoader();

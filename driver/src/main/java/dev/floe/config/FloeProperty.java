@@ -115,8 +115,8 @@ public enum FloeProperty {
   private static final String MASK = "****";
 
   /**
-   * Checks every property Floe gives a meaning to, before anything is created: a boolean is
-   * {@code true} or {@code false} (any case), {@code scanThreads} a whole number from 1 to {@value
+   * Checks every property Floe gives a meaning to, before anything is created: a boolean is {@code
+   * true} or {@code false} (any case), {@code scanThreads} a whole number from 1 to {@value
    * #MAX_SCAN_THREADS}, {@code timeZone} an IANA zone name or offset.
    *
    * @throws dev.floe.error.FloeException INVALID_PROPERTY naming the property and the accepted

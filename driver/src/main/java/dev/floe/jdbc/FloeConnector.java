@@ -1,13 +1,13 @@
 package dev.floe.jdbc;
 
-import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.spi.TableNames;
-import dev.floe.config.DriverInfo;
 import dev.floe.config.ContextLoader;
-import dev.floe.error.SqlErrors;
+import dev.floe.config.DriverInfo;
 import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
+import dev.floe.error.SqlErrors;
 import dev.floe.planner.adapter.LakeSchema;
+import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.type.LakeTypeSystem;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeLocation;
@@ -46,8 +46,8 @@ public final class FloeConnector {
   }
 
   /**
-   * The failure with every secret property value masked in its message, however malformed the
-   * URL; a cause whose messages would show a secret is not chained.
+   * The failure with every secret property value masked in its message, however malformed the URL;
+   * a cause whose messages would show a secret is not chained.
    */
   private static SQLException masked(SQLException e, String url, Properties info) {
     Properties secrets;
@@ -115,7 +115,9 @@ public final class FloeConnector {
     TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.timeZone(properties));
     String threads = FloeProperty.SCAN_THREADS.in(properties);
     int parallelism =
-        threads.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(threads.trim());
+        threads.isBlank()
+            ? Runtime.getRuntime().availableProcessors()
+            : Integer.parseInt(threads.trim());
     FloeSession session =
         new FloeSession(
             catalog,

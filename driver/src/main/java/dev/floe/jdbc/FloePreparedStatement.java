@@ -1,15 +1,15 @@
 package dev.floe.jdbc;
 
-import dev.floe.config.ContextLoader;
-import dev.floe.error.SqlErrors;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.FastInsert;
+import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
+import dev.floe.error.SqlErrors;
+import dev.floe.planner.type.TemporalValues;
 import dev.floe.planner.write.InsertBatch;
 import dev.floe.planner.write.ParameterAssigner;
 import dev.floe.txn.FloeSession;
-import dev.floe.planner.type.TemporalValues;
 import java.sql.Date;
 import java.sql.JDBCType;
 import java.sql.ParameterMetaData;
@@ -35,8 +35,8 @@ import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe prepared statement. Datetime parameters are handed to Calcite as the exact numbers Floe's
- * runtime holds (microseconds survive {@code setTimestamp}); a batch runs in one transaction, so
- * in auto-commit mode {@code executeBatch()} is one commit per table, never one per row.
+ * runtime holds (microseconds survive {@code setTimestamp}); a batch runs in one transaction, so in
+ * auto-commit mode {@code executeBatch()} is one commit per table, never one per row.
  *
  * <p>Not thread-safe, except {@link #cancel()}.
  */
@@ -257,9 +257,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
       throw SqlErrors.of(
-          FloeError.INVALID_INDEX,
-          "set parameter " + index,
-          "there are " + (bindings.length - 1));
+          FloeError.INVALID_INDEX, "set parameter " + index, "there are " + (bindings.length - 1));
     }
     if (fast == null && value != null) {
       // The parameter's value, assigned to the parameter's type as any written value is; a plain
@@ -325,6 +323,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
 
   /** Parameter types, looked up once: batches bind millions of values. */
   private int[] parameterTypes;
+
   private boolean[] localTimeZone;
   private int[] precisions;
   private int[] scales;
@@ -441,7 +440,10 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
     Instant instant = x.toInstant();
     bindDateTime(
-        index, LocalDateTime.ofInstant(instant, calendar.getTimeZone().toZoneId()), instant, instant);
+        index,
+        LocalDateTime.ofInstant(instant, calendar.getTimeZone().toZoneId()),
+        instant,
+        instant);
   }
 
   /** {@inheritDoc} */
@@ -467,7 +469,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       setNull(index, Types.TIME);
       return;
     }
-    LocalTime time = x.toLocalTime().withNano((int) (Math.floorMod(x.getTime(), 1000L) * 1_000_000L));
+    LocalTime time =
+        x.toLocalTime().withNano((int) (Math.floorMod(x.getTime(), 1000L) * 1_000_000L));
     bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, time);
   }
 
@@ -489,15 +492,24 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     } else if (x instanceof OffsetDateTime) {
       Instant instant = ((OffsetDateTime) x).toInstant();
       bindDateTime(
-          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
+          index,
+          LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()),
+          instant,
+          instant);
     } else if (x instanceof ZonedDateTime) {
       Instant instant = ((ZonedDateTime) x).toInstant();
       bindDateTime(
-          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
+          index,
+          LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()),
+          instant,
+          instant);
     } else if (x instanceof Instant) {
       Instant instant = (Instant) x;
       bindDateTime(
-          index, LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()), instant, instant);
+          index,
+          LocalDateTime.ofInstant(instant, session().timeZone().toZoneId()),
+          instant,
+          instant);
     } else if (x instanceof Timestamp) {
       setTimestamp(index, (Timestamp) x);
     } else if (x instanceof Date) {

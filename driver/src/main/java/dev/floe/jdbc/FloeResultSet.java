@@ -1,9 +1,9 @@
 package dev.floe.jdbc;
 
 import dev.floe.config.ContextLoader;
+import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
-import dev.floe.error.FloeError;
 import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;
@@ -32,9 +32,9 @@ import org.apache.calcite.avatica.util.Cursor;
 
 /**
  * A Floe result set. Dates, times and timestamps travel as numbers (days, times of the day and
- * timestamps since the epoch in the unit of their precision: milliseconds up to 3, microseconds
- * up to 6, nanoseconds above) from the Parquet page to here, and this class builds the JDBC
- * objects from them exactly, in the proleptic Gregorian calendar: microseconds survive {@code
+ * timestamps since the epoch in the unit of their precision: milliseconds up to 3, microseconds up
+ * to 6, nanoseconds above) from the Parquet page to here, and this class builds the JDBC objects
+ * from them exactly, in the proleptic Gregorian calendar: microseconds survive {@code
  * getTimestamp}, {@code getString} and {@code getObject(i, LocalTime.class)}, {@code 0001-01-01}
  * stays {@code 0001-01-01}, and the JDBC 4.2 {@code java.time} getters work. A TIME finer than
  * milliseconds is read as the raw number Avatica holds for it (its own TIME getters would read it
@@ -65,8 +65,10 @@ final class FloeResultSet extends ForwardingResultSet {
   private final ZoneId sessionZone;
   private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
   private final Cursor.Accessor[] accessors;
+
   /** For a ROW, ARRAY or MAP column holding times or timestamps: its type, to build it exactly. */
   private final org.apache.calcite.rel.type.RelDataType[] nestedTypes;
+
   private final NestedValues nestedValues = new NestedValues(temporals);
   private final int[] types;
   private final boolean[] signed;
@@ -129,7 +131,8 @@ final class FloeResultSet extends ForwardingResultSet {
   private Kind kind(int column) throws SQLException {
     checkOpen();
     if (column < 1 || column >= kinds.length) {
-      throw SqlErrors.of(FloeError.INVALID_INDEX, "read column " + column, "there are " + (kinds.length - 1));
+      throw SqlErrors.of(
+          FloeError.INVALID_INDEX, "read column " + column, "there are " + (kinds.length - 1));
     }
     return kinds[column];
   }
@@ -473,7 +476,9 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
-  /** The wall-clock time of a timestamp column (session time for TIMESTAMP WITH LOCAL TIME ZONE). */
+  /**
+   * The wall-clock time of a timestamp column (session time for TIMESTAMP WITH LOCAL TIME ZONE).
+   */
   private LocalDateTime wallClock(int column) throws SQLException {
     switch (kind(column)) {
       case TIMESTAMP:
@@ -545,7 +550,9 @@ final class FloeResultSet extends ForwardingResultSet {
       return getTimestamp(column);
     }
     LocalDateTime value = wallClock(column);
-    return value == null ? null : Timestamp.from(value.atZone(calendar.getTimeZone().toZoneId()).toInstant());
+    return value == null
+        ? null
+        : Timestamp.from(value.atZone(calendar.getTimeZone().toZoneId()).toInstant());
   }
 
   /** {@inheritDoc} */
@@ -568,7 +575,8 @@ final class FloeResultSet extends ForwardingResultSet {
     LocalDate value = localDate(column);
     return value == null
         ? null
-        : new Date(value.atStartOfDay(calendar.getTimeZone().toZoneId()).toInstant().toEpochMilli());
+        : new Date(
+            value.atStartOfDay(calendar.getTimeZone().toZoneId()).toInstant().toEpochMilli());
   }
 
   /** {@inheritDoc} */
@@ -657,7 +665,8 @@ final class FloeResultSet extends ForwardingResultSet {
   public <T> T getObject(int column, Class<T> type) throws SQLException {
     kind(column);
     if (type == null) {
-      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "convert column " + column, "the type is null");
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "convert column " + column, "the type is null");
     }
     Object value;
     if (type == LocalDate.class) {

@@ -2,10 +2,10 @@ package dev.floe.jdbc;
 
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.meta.LakeSchemas;
 import dev.floe.jdbc.meta.MetadataTypes;
-import dev.floe.error.FloeException;
 import dev.floe.planner.spi.LakeCatalog;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -33,8 +33,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
   private final String[] schemas;
   private final boolean[] fromTable;
 
-  FloeResultSetMetaData(FloeConnection connection, ResultSetMetaData calcite)
-      throws SQLException {
+  FloeResultSetMetaData(FloeConnection connection, ResultSetMetaData calcite) throws SQLException {
     this.connection = connection;
     this.calcite = calcite;
     int n = calcite.getColumnCount();
@@ -75,8 +74,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     if (field != null) {
       fromTable[column] = true;
       types[column] =
-          MetadataTypes.of(
-              connection.calcite().getTypeFactory(), field.type(), field.isOptional());
+          MetadataTypes.of(connection.calcite().getTypeFactory(), field.type(), field.isOptional());
     } else {
       types[column] =
           MetadataTypes.ofResult(
@@ -88,8 +86,8 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
   }
 
   /**
-   * The path of the table Calcite names by its innermost schema and its name: the schema with
-   * that JDBC name, else the one schema whose last folder has that name and holds the table.
+   * The path of the table Calcite names by its innermost schema and its name: the schema with that
+   * JDBC name, else the one schema whose last folder has that name and holds the table.
    */
   private List<String> tablePath(String schema, String table) {
     LakeCatalog catalog = connection.session().catalog();

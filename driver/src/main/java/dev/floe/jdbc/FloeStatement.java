@@ -1,16 +1,16 @@
 package dev.floe.jdbc;
 
+import dev.floe.command.Ddl;
+import dev.floe.command.Etl;
+import dev.floe.command.ExplainAnalyze;
+import dev.floe.command.Maintenance;
 import dev.floe.config.ContextLoader;
+import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
-import dev.floe.command.Ddl;
-import dev.floe.command.ExplainAnalyze;
-import dev.floe.command.Etl;
-import dev.floe.command.Maintenance;
+import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
-import dev.floe.jdbc.meta.FloeDatabaseMetaData;
-import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -295,7 +295,8 @@ class FloeStatement extends ForwardingStatement {
                   FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
             if (calcite.execute(sql)) {
-              throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
+              throw SqlErrors.of(
+                  FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }
             counts[i] = calcite.getLargeUpdateCount();
           }
@@ -440,7 +441,8 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public void setLargeMaxRows(long max) throws SQLException {
     if (max < 0) {
-      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "limit rows to " + max, "the limit is negative");
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "limit rows to " + max, "the limit is negative");
     }
     setMaxRows(max > Integer.MAX_VALUE ? 0 : (int) max);
   }
@@ -457,7 +459,9 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
   }
 
-  /** Escapes ({@code {fn ...}}, {@code {d ...}}) are always processed; they cannot be turned off. */
+  /**
+   * Escapes ({@code {fn ...}}, {@code {d ...}}) are always processed; they cannot be turned off.
+   */
   @Override
   public void setEscapeProcessing(boolean enable) throws SQLException {
     checkOpen();
@@ -471,7 +475,8 @@ class FloeStatement extends ForwardingStatement {
   public void setMaxFieldSize(int max) throws SQLException {
     checkOpen();
     if (max < 0) {
-      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "limit fields to " + max + " bytes", "it is negative");
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "limit fields to " + max + " bytes", "it is negative");
     }
     if (max != 0) {
       throw SqlErrors.of(FloeError.NOT_SUPPORTED, "truncating values to a maximum field size");

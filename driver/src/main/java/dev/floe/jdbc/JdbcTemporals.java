@@ -10,12 +10,12 @@ import java.time.zone.ZoneRules;
 import java.util.TimeZone;
 
 /**
- * Builds {@code java.sql.Date} and {@code Timestamp} values exactly as {@link Date#valueOf(LocalDate)}
- * and {@link Timestamp#valueOf(LocalDateTime)} do (a wall-clock value in the JVM's default time
- * zone, proleptic Gregorian), but without their calendar arithmetic when that zone has a fixed
- * offset, which is most of the time a full scan spends in {@code getDate}/{@code getTimestamp}.
- * Dates before 1583, where {@code java.util.Date} switches to the Julian calendar, and zones with
- * daylight saving time go through {@code valueOf}.
+ * Builds {@code java.sql.Date} and {@code Timestamp} values exactly as {@link
+ * Date#valueOf(LocalDate)} and {@link Timestamp#valueOf(LocalDateTime)} do (a wall-clock value in
+ * the JVM's default time zone, proleptic Gregorian), but without their calendar arithmetic when
+ * that zone has a fixed offset, which is most of the time a full scan spends in {@code
+ * getDate}/{@code getTimestamp}. Dates before 1583, where {@code java.util.Date} switches to the
+ * Julian calendar, and zones with daylight saving time go through {@code valueOf}.
  *
  * <p>The default zone is read once, when the result set is opened.
  */
@@ -57,8 +57,8 @@ final class JdbcTemporals {
   }
 
   /**
-   * As {@code Timestamp.valueOf} of the wall-clock time {@code seconds} (as if the epoch were
-   * local midnight) plus {@code nanos}.
+   * As {@code Timestamp.valueOf} of the wall-clock time {@code seconds} (as if the epoch were local
+   * midnight) plus {@code nanos}.
    */
   Timestamp timestamp(long seconds, int nanos) {
     if (!fixedOffset || Math.floorDiv(seconds, SECONDS_PER_DAY) < FIRST_GREGORIAN_DAY) {

@@ -7,9 +7,7 @@ import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalTime;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Builds the JDBC value of a ROW, ARRAY or MAP column from Calcite's run-time value and the
  * column's SQL type, so that the dates, times and timestamps inside it are exact: Avatica would
  * read a timestamp's microseconds as milliseconds. A ROW becomes a {@link java.sql.Struct}, an
- * ARRAY a {@link java.sql.Array} and a MAP a {@link Map}, as Avatica gives them; a TIMESTAMP
- * inside becomes a {@code Timestamp} with every digit, a TIME a {@code Time} (milliseconds: the
- * digits below are cut), a DATE a {@code Date}, and a binary value {@code byte[]}.
+ * ARRAY a {@link java.sql.Array} and a MAP a {@link Map}, as Avatica gives them; a TIMESTAMP inside
+ * becomes a {@code Timestamp} with every digit, a TIME a {@code Time} (milliseconds: the digits
+ * below are cut), a DATE a {@code Date}, and a binary value {@code byte[]}.
  */
 final class NestedValues {
   private final JdbcTemporals temporals;
@@ -59,7 +57,10 @@ final class NestedValues {
           for (int i = 0; i < elements.length; i++) {
             elements[i] = toJdbc(list.get(i), component);
           }
-          return new FloeArray(component.getSqlTypeName().getJdbcOrdinal(), component.getSqlTypeName().getName(), elements);
+          return new FloeArray(
+              component.getSqlTypeName().getJdbcOrdinal(),
+              component.getSqlTypeName().getName(),
+              elements);
         }
       case MAP:
         {

@@ -8,19 +8,18 @@ import org.apache.calcite.avatica.util.Cursor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The per-column accessors behind a Calcite result set, so that Floe's getters read the current
- * row through the same accessor Avatica would use, with the same conversions, but without
- * Avatica's per-call lookup and Floe's forwarding around it: on a full scan those were half of
- * the time spent per row. Avatica keeps the accessors in a protected field of {@link
- * AvaticaResultSet}, filled once the result set executes; where it cannot be read, Floe goes
- * through the result set's own getters.
+ * The per-column accessors behind a Calcite result set, so that Floe's getters read the current row
+ * through the same accessor Avatica would use, with the same conversions, but without Avatica's
+ * per-call lookup and Floe's forwarding around it: on a full scan those were half of the time spent
+ * per row. Avatica keeps the accessors in a protected field of {@link AvaticaResultSet}, filled
+ * once the result set executes; where it cannot be read, Floe goes through the result set's own
+ * getters.
  */
 final class RowAccessors {
   private static final @Nullable Field ACCESSORS = field(AvaticaResultSet.class, "accessorList");
 
   private static final @Nullable Field SIGNATURE = field(AvaticaResultSet.class, "signature");
-  private static final @Nullable Field GETTER =
-      field(accessorImpl(), "getter");
+  private static final @Nullable Field GETTER = field(accessorImpl(), "getter");
   private static final java.lang.reflect.@Nullable Method GET_OBJECT = getObject();
 
   private RowAccessors() {}
@@ -72,14 +71,12 @@ final class RowAccessors {
 
   /** Whether {@link #raw} can read the value behind an accessor. */
   static boolean readsRaw(Cursor.Accessor accessor) {
-    return GETTER != null
-        && GET_OBJECT != null
-        && GETTER.getDeclaringClass().isInstance(accessor);
+    return GETTER != null && GET_OBJECT != null && GETTER.getDeclaringClass().isInstance(accessor);
   }
 
   /**
-   * The run-time value behind an accessor, as Calcite produced it, before Avatica converts it;
-   * the caller checked {@link #readsRaw}.
+   * The run-time value behind an accessor, as Calcite produced it, before Avatica converts it; the
+   * caller checked {@link #readsRaw}.
    */
   static Object raw(Cursor.Accessor accessor) throws java.sql.SQLException {
     try {

@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * Whether SQL text is a query or a change, from its first keyword: {@code executeQuery} with a
- * change and {@code executeUpdate} with a query are refused before anything runs, so a refused
- * call never commits a row that a retry would then duplicate.
+ * change and {@code executeUpdate} with a query are refused before anything runs, so a refused call
+ * never commits a row that a retry would then duplicate.
  */
 final class StatementKind {
   private static final Set<String> QUERIES =

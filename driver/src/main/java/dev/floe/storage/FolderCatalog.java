@@ -23,8 +23,8 @@ import org.apache.iceberg.Transactions;
 
 /**
  * The tables under one local root folder: every folder holding {@code metadata/} with table
- * metadata is a table named after its folder, and the folders on the way to it are schemas.
- * Nothing is cached: every call looks at the folder again. Thread-safe.
+ * metadata is a table named after its folder, and the folders on the way to it are schemas. Nothing
+ * is cached: every call looks at the folder again. Thread-safe.
  */
 public final class FolderCatalog implements LakeCatalog {
   private static final int MAX_DEPTH = 8;
@@ -157,8 +157,7 @@ public final class FolderCatalog implements LakeCatalog {
 
   /** The operations of the table folder at a path (which may not hold a table yet). */
   public FolderTableOperations operations(List<String> path) {
-    return new FolderTableOperations(
-        tableLocation(path), folder(path), io, String.join(".", path));
+    return new FolderTableOperations(tableLocation(path), folder(path), io, String.join(".", path));
   }
 
   @Override
@@ -260,7 +259,8 @@ public final class FolderCatalog implements LakeCatalog {
           || name.contains("\\")
           || name.contains("\0")
           || (name.length() >= 2 && name.charAt(1) == ':')) {
-        throw FloeError.INVALID_NAME.error("'" + name + "'", "a table or schema name is one folder name under the root");
+        throw FloeError.INVALID_NAME.error(
+            "'" + name + "'", "a table or schema name is one folder name under the root");
       }
     }
     return path;
@@ -268,8 +268,8 @@ public final class FolderCatalog implements LakeCatalog {
 
   /**
    * The folders in a folder that may hold tables or schemas: hidden folders, unreadable ones and
-   * symbolic links leading out of the root are skipped, so no folder a statement does not need
-   * can make it fail.
+   * symbolic links leading out of the root are skipped, so no folder a statement does not need can
+   * make it fail.
    */
   private List<Path> children(Path folder) {
     if (!Files.isDirectory(folder) || !io.sandbox().contains(folder)) {

@@ -154,8 +154,8 @@ public final class FolderTableOperations implements TableOperations {
   }
 
   /**
-   * Deletes the old metadata files that dropped out of the metadata log, when the table asks for
-   * it ({@code write.metadata.delete-after-commit.enabled}); the log keeps {@code
+   * Deletes the old metadata files that dropped out of the metadata log, when the table asks for it
+   * ({@code write.metadata.delete-after-commit.enabled}); the log keeps {@code
    * write.metadata.previous-versions-max} of them. Finding the current version does not need them:
    * the hint, then probing forward, then the highest version in the folder.
    */
@@ -280,12 +280,15 @@ public final class FolderTableOperations implements TableOperations {
       // version is damage, and reading an older version would silently undo commits.
       throw FloeError.IO.error(
           metadataFolder.resolve("v" + hint + ".metadata.json"),
-          "the table's " + HINT + " names version " + hint + ", whose metadata file is missing;"
+          "the table's "
+              + HINT
+              + " names version "
+              + hint
+              + ", whose metadata file is missing;"
               + " the table is damaged and is neither read nor written");
     } else if (Files.isDirectory(metadataFolder)) {
       try (Stream<Path> files = Files.list(metadataFolder)) {
-        latest =
-            files.mapToInt(p -> versionOf(p.getFileName().toString())).max().orElse(-1);
+        latest = files.mapToInt(p -> versionOf(p.getFileName().toString())).max().orElse(-1);
       } catch (IOException e) {
         throw FloeError.IO.error(e, metadataFolder, e.getMessage());
       }

@@ -30,11 +30,11 @@ import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Iceberg's {@link FileIO} over the local file system with java.nio, no Hadoop. Opens a location
- * in any spelling other engines write ({@code /x}, {@code file:/x}, {@code file:///x}, raw spaces,
- * percent-escapes); every file it writes is forced to disk when closed, so a commit that follows
- * is durable. It creates and deletes files only under its {@link Sandbox}'s root, and reads
- * anywhere. Thread-safe.
+ * Iceberg's {@link FileIO} over the local file system with java.nio, no Hadoop. Opens a location in
+ * any spelling other engines write ({@code /x}, {@code file:/x}, {@code file:///x}, raw spaces,
+ * percent-escapes); every file it writes is forced to disk when closed, so a commit that follows is
+ * durable. It creates and deletes files only under its {@link Sandbox}'s root, and reads anywhere.
+ * Thread-safe.
  */
 public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
   private static final long serialVersionUID = 1L;

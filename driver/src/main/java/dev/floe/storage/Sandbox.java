@@ -11,10 +11,10 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 
 /**
- * The lake root as a sandbox: Floe creates, writes and deletes files only under it. A path is
- * under the root when its real location is, after {@code ..} and symbolic links on the way are
- * resolved, so neither a spelling nor a link planted in the lake leads out of it. Reading stays
- * allowed anywhere (a foreign table's files may live elsewhere). Thread-safe.
+ * The lake root as a sandbox: Floe creates, writes and deletes files only under it. A path is under
+ * the root when its real location is, after {@code ..} and symbolic links on the way are resolved,
+ * so neither a spelling nor a link planted in the lake leads out of it. Reading stays allowed
+ * anywhere (a foreign table's files may live elsewhere). Thread-safe.
  */
 public final class Sandbox {
   /** The table properties that send a table's files to another place. */

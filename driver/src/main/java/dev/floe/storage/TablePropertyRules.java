@@ -7,9 +7,9 @@ import java.util.Map;
 import org.apache.iceberg.TableProperties;
 
 /**
- * The table properties Floe gives a meaning to, and their accepted values: a CREATE (or a change
- * of properties) with any other value is refused before anything is written, instead of being
- * stored and then ignored or failing every later write.
+ * The table properties Floe gives a meaning to, and their accepted values: a CREATE (or a change of
+ * properties) with any other value is refused before anything is written, instead of being stored
+ * and then ignored or failing every later write.
  */
 public final class TablePropertyRules {
   private static final List<String> MODES = List.of("copy-on-write", "merge-on-read");
@@ -36,8 +36,7 @@ public final class TablePropertyRules {
               TableProperties.UPDATE_MODE,
               TableProperties.MERGE_MODE ->
               MODES.contains(v) ? null : String.join(" or ", MODES);
-          case TableProperties.FORMAT_VERSION ->
-              List.of("2", "3").contains(v) ? null : "2 or 3";
+          case TableProperties.FORMAT_VERSION -> List.of("2", "3").contains(v) ? null : "2 or 3";
           case TableProperties.DEFAULT_FILE_FORMAT ->
               v.equals("parquet") ? null : "parquet (Floe writes Parquet files only)";
           case TableProperties.PARQUET_COMPRESSION ->

@@ -2,13 +2,12 @@ package dev.floe.txn;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.write.BatchingSession;
-import dev.floe.planner.write.InsertBatch;
-import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.LakeCatalog;
-import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.ScanPlans;
+import dev.floe.planner.spi.TableChange;
+import dev.floe.planner.write.BatchingSession;
+import dev.floe.planner.write.InsertBatch;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.FolderTableOperations;
 import java.sql.Connection;
@@ -36,9 +35,9 @@ import org.apache.iceberg.exceptions.ValidationException;
  * changed table validated first, then published one by one in name order, each as one snapshot.
  * Rollback deletes every file the work wrote.
  *
- * <p>Used by one connection, which may be shared by several threads: every statement, batch,
- * commit and rollback runs holding {@link #exclusive()}, so their changes to the transaction's
- * state never interleave (as pgjdbc serialises a connection's work).
+ * <p>Used by one connection, which may be shared by several threads: every statement, batch, commit
+ * and rollback runs holding {@link #exclusive()}, so their changes to the transaction's state never
+ * interleave (as pgjdbc serialises a connection's work).
  */
 public final class FloeSession implements BatchingSession {
   private static final int PUBLISH_ATTEMPTS = 30;
@@ -279,8 +278,8 @@ public final class FloeSession implements BatchingSession {
   }
 
   /**
-   * Publishes every changed table: validates all of them against their latest versions first,
-   * then publishes them one by one in name order.
+   * Publishes every changed table: validates all of them against their latest versions first, then
+   * publishes them one by one in name order.
    *
    * @throws FloeException COMMIT_CONFLICT (rolled back), or COMMIT_STATE_UNKNOWN (files kept)
    */
@@ -332,7 +331,8 @@ public final class FloeSession implements BatchingSession {
                 + String.join(", ", published)
                 + "; these were not: "
                 + String.join(
-                    ", ", changed.subList(i, changed.size()).stream().map(TableState::name).toList()));
+                    ", ",
+                    changed.subList(i, changed.size()).stream().map(TableState::name).toList()));
       }
     }
     for (TableState state : changed) {
@@ -383,7 +383,8 @@ public final class FloeSession implements BatchingSession {
         }
       }
       try {
-        Thread.sleep(backoff + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff + 1));
+        Thread.sleep(
+            backoff + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff + 1));
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
         throw FloeError.CANCELLED.error("interrupted while committing " + state.name());

@@ -130,7 +130,9 @@ final class PreviewOperations implements TableOperations {
     private SupportsPrefixOperations prefixOperations() {
       if (!(delegate instanceof SupportsPrefixOperations)) {
         throw new UnsupportedOperationException(
-            "Cannot list files: " + delegate.getClass().getSimpleName() + " has no prefix operations");
+            "Cannot list files: "
+                + delegate.getClass().getSimpleName()
+                + " has no prefix operations");
       }
       return (SupportsPrefixOperations) delegate;
     }

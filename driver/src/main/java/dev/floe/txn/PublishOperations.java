@@ -20,7 +20,9 @@ final class PublishOperations implements TableOperations {
 
   PublishOperations(TableOperations delegate) {
     this.delegate = delegate;
-    this.io = new PreviewOperations.RecordingIO(delegate.io(), written, delegate.metadataFileLocation(""));
+    this.io =
+        new PreviewOperations.RecordingIO(
+            delegate.io(), written, delegate.metadataFileLocation(""));
   }
 
   /** Manifests and manifest lists written so far. */

@@ -27,9 +27,9 @@ class ArchitectureTest {
   }
 
   /**
-   * No cycles between packages. The generated parser and the statement nodes it builds
-   * ({@code planner.parser} and its sub-packages) are one unit by construction, so dependencies
-   * among them are not counted.
+   * No cycles between packages. The generated parser and the statement nodes it builds ({@code
+   * planner.parser} and its sub-packages) are one unit by construction, so dependencies among them
+   * are not counted.
    */
   @Test
   void packagesHaveNoCycles() {
@@ -109,7 +109,8 @@ class ArchitectureTest {
   void commandsAndMetadataReachTheConnectionOnlyThroughTheirInterfaces() {
     noClasses()
         .that()
-        .resideInAnyPackage("dev.floe.command..", "dev.floe.jdbc.meta..", "dev.floe.jdbc.forwarding..")
+        .resideInAnyPackage(
+            "dev.floe.command..", "dev.floe.jdbc.meta..", "dev.floe.jdbc.forwarding..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.floe.jdbc")
@@ -135,8 +136,7 @@ class ArchitectureTest {
         .should()
         .callConstructor(java.sql.SQLException.class, String.class, String.class)
         .orShould()
-        .callConstructor(
-            java.sql.SQLException.class, String.class, String.class, Throwable.class)
+        .callConstructor(java.sql.SQLException.class, String.class, String.class, Throwable.class)
         .check(floe);
   }
 }

@@ -17,7 +17,8 @@ class BadInputTest extends LakeFixture {
   @BeforeEach
   void createTable() throws Exception {
     c = connect();
-    execute(c, "CREATE TABLE t (id INT NOT NULL, name VARCHAR, amount DECIMAL(5, 2), code BINARY(2))");
+    execute(
+        c, "CREATE TABLE t (id INT NOT NULL, name VARCHAR, amount DECIMAL(5, 2), code BINARY(2))");
     update(c, "INSERT INTO t VALUES (1, 'a', 1.50, X'0102')");
   }
 
@@ -57,7 +58,12 @@ class BadInputTest extends LakeFixture {
   void anInsertTooLargeToCompileIsRefusedAndAdvisesABatch() throws Exception {
     StringBuilder sql = new StringBuilder("INSERT INTO t (id, name) VALUES ");
     for (int i = 0; i < 6000; i++) {
-      sql.append(i == 0 ? "" : ", ").append("(").append(i + 10).append(", 'row ").append(i).append("')");
+      sql.append(i == 0 ? "" : ", ")
+          .append("(")
+          .append(i + 10)
+          .append(", 'row ")
+          .append(i)
+          .append("')");
     }
     assertState(() -> update(c, sql.toString()), "0A000", "PreparedStatement batch");
   }
@@ -70,11 +76,18 @@ class BadInputTest extends LakeFixture {
 
   @Test
   void valuesThatDoNotFitTheirColumnAreDataErrors() throws Exception {
-    assertState(() -> update(c, "INSERT INTO t VALUES (3000000000, 'x', 1, X'0102')"), "22003", "3000000000");
-    assertState(() -> update(c, "INSERT INTO t VALUES (2, 'x', 12345.678, X'0102')"), "22003", "DECIMAL(5, 2)");
+    assertState(
+        () -> update(c, "INSERT INTO t VALUES (3000000000, 'x', 1, X'0102')"),
+        "22003",
+        "3000000000");
+    assertState(
+        () -> update(c, "INSERT INTO t VALUES (2, 'x', 12345.678, X'0102')"),
+        "22003",
+        "DECIMAL(5, 2)");
     assertState(
         () -> {
-          try (java.sql.PreparedStatement p = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?, ?)")) {
+          try (java.sql.PreparedStatement p =
+              c.prepareStatement("INSERT INTO t VALUES (?, ?, ?, ?)")) {
             p.setInt(1, 2);
             p.setString(2, "x");
             p.setInt(3, 1);
@@ -103,7 +116,8 @@ class BadInputTest extends LakeFixture {
   @Test
   void aReadOnlyConnectionRefusesEveryWrite() throws Exception {
     try (Connection ro = connect("readOnly=true")) {
-      assertState(() -> update(ro, "INSERT INTO t VALUES (2, 'b', 1, X'0102')"), "25006", "read-only");
+      assertState(
+          () -> update(ro, "INSERT INTO t VALUES (2, 'b', 1, X'0102')"), "25006", "read-only");
       assertState(() -> update(ro, "DELETE FROM t"), "25006", "read-only");
       assertState(() -> execute(ro, "CREATE TABLE u (a INT)"), "25006", "read-only");
       assertThat(single(ro, "SELECT name FROM t")).isEqualTo("a");

@@ -163,8 +163,10 @@ class ConnectionAndStatementTest {
   @Test
   void valuesAreReadAsJavaTimeClasses() throws SQLException {
     try (Statement s = connection.createStatement()) {
-      s.execute("UPDATE sales.eu.customers SET since = TIME '08:30:00', uid = UUID '123e4567-e89b-12d3-a456-426614174000'");
-      try (ResultSet rs = s.executeQuery("SELECT placed, placed_utc, \"day\" FROM orders WHERE id = 3")) {
+      s.execute(
+          "UPDATE sales.eu.customers SET since = TIME '08:30:00', uid = UUID '123e4567-e89b-12d3-a456-426614174000'");
+      try (ResultSet rs =
+          s.executeQuery("SELECT placed, placed_utc, \"day\" FROM orders WHERE id = 3")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getObject(1, LocalDateTime.class))
             .isEqualTo(LocalDateTime.parse("2024-02-29T23:59:59.123456"));
@@ -180,7 +182,8 @@ class ConnectionAndStatementTest {
       try (ResultSet rs = s.executeQuery("SELECT since, uid FROM sales.eu.customers")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getObject(1, LocalTime.class)).isEqualTo(LocalTime.of(8, 30));
-        assertThat(rs.getObject(2)).isEqualTo(UUID.fromString("123e4567-e89b-12d3-a456-426614174000"));
+        assertThat(rs.getObject(2))
+            .isEqualTo(UUID.fromString("123e4567-e89b-12d3-a456-426614174000"));
         assertThat(rs.getMetaData().getColumnClassName(2)).isEqualTo(UUID.class.getName());
         assertThat(rs.getObject(2, String.class)).isEqualTo("123e4567-e89b-12d3-a456-426614174000");
       }
@@ -190,7 +193,9 @@ class ConnectionAndStatementTest {
   @Test
   void generatedKeysAreAskedForButNoneAreMade() throws SQLException {
     try (Statement s = connection.createStatement()) {
-      assertThat(s.executeUpdate("INSERT INTO orders (id) VALUES (10)", Statement.RETURN_GENERATED_KEYS))
+      assertThat(
+              s.executeUpdate(
+                  "INSERT INTO orders (id) VALUES (10)", Statement.RETURN_GENERATED_KEYS))
           .isEqualTo(1);
       try (ResultSet keys = s.getGeneratedKeys()) {
         assertThat(keys.next()).isFalse();

@@ -35,9 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The sequence comes from DBeaver's public source (plugins {@code org.jkiss.dbeaver.model.jdbc}
  * and {@code org.jkiss.dbeaver.ext.generic}): {@code JDBCExecutionContext.connect} (read-only,
  * isolation, auto-commit), {@code JDBCDataSource.initialize} with {@code
- * JDBCSQLDialect.initDriverSettings} and {@code JDBCDataSourceInfo} (dialect and product),
- * {@code GenericDataSource.initialize} and {@code JDBCBasicDataTypeCache} (types, catalogs, then
- * schemas through {@code GenericMetaModel.loadSchemas}), {@code
+ * JDBCSQLDialect.initDriverSettings} and {@code JDBCDataSourceInfo} (dialect and product), {@code
+ * GenericDataSource.initialize} and {@code JDBCBasicDataTypeCache} (types, catalogs, then schemas
+ * through {@code GenericMetaModel.loadSchemas}), {@code
  * GenericExecutionContext.determineSelectedEntity} (current schema), {@code
  * GenericMetaModel.prepareTableLoadStatement}, {@code loadProcedures}, {@code
  * prepareTableColumnLoadStatement}, {@code prepareUniqueConstraintsLoadStatement}, {@code
@@ -227,7 +227,13 @@ class DbeaverMetadataReplayTest {
       String copy = table[1] + "_copy";
       try (Statement s = connection.createStatement()) {
         s.execute(
-            "CREATE TABLE " + dbeaverName(table[0]) + "." + copy + " (" + definitions(columns) + ")");
+            "CREATE TABLE "
+                + dbeaverName(table[0])
+                + "."
+                + copy
+                + " ("
+                + definitions(columns)
+                + ")");
       }
       List<Map<String, Object>> copied = rows(meta.getColumns(null, table[0], copy, "%"));
       assertThat(copied).hasSameSizeAs(columns);
@@ -348,9 +354,9 @@ class DbeaverMetadataReplayTest {
   }
 
   /**
-   * Column definitions as DBeaver's generic DDL writes them: the type name, then modifiers from
-   * the column size and digits unless the type's own entry of getTypeInfo already has them (text
-   * of unbounded length and datetimes get none), then NOT NULL.
+   * Column definitions as DBeaver's generic DDL writes them: the type name, then modifiers from the
+   * column size and digits unless the type's own entry of getTypeInfo already has them (text of
+   * unbounded length and datetimes get none), then NOT NULL.
    */
   private String definitions(List<Map<String, Object>> columns) throws SQLException {
     Map<String, Map<String, Object>> types = new HashMap<>();

@@ -3,6 +3,8 @@ package dev.floe.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeLocation;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,8 +16,6 @@ import java.sql.Types;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
-import dev.floe.storage.FolderCatalog;
-import dev.floe.storage.LakeLocation;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -109,14 +109,16 @@ class ExactTimeTest extends LakeFixture {
           .containsExactly(List.of("2"));
       assertThat(rows(c, "SELECT id FROM t WHERE tm <= TIME '10:00:00.123' ORDER BY id"))
           .containsExactly(List.of("3"));
-      assertThat(rows(c, "SELECT id FROM t WHERE tm IN (TIME '10:00:00.123457', TIME '10:00:00.123')"
-              + " ORDER BY id"))
+      assertThat(
+              rows(
+                  c,
+                  "SELECT id FROM t WHERE tm IN (TIME '10:00:00.123457', TIME '10:00:00.123')"
+                      + " ORDER BY id"))
           .containsExactly(List.of("2"), List.of("3"));
       assertThat(explain(c, "SELECT id FROM t WHERE tm = TIME '10:00:00.123456'"))
           .contains("filter=[tm = TIME '10:00:00.123456']");
       // Evaluated above the scan: an OR with something Iceberg cannot evaluate.
-      String above =
-          "SELECT id FROM t WHERE tm = TIME '10:00:00.123457' OR id * 2 = 6 ORDER BY id";
+      String above = "SELECT id FROM t WHERE tm = TIME '10:00:00.123457' OR id * 2 = 6 ORDER BY id";
       assertThat(explain(c, above)).doesNotContain("filter=");
       assertThat(rows(c, above)).containsExactly(List.of("2"), List.of("3"));
       assertThat(
@@ -161,15 +163,9 @@ class ExactTimeTest extends LakeFixture {
   @Test
   void expressionsOverAggregatesJoinsAndUnionsReadMicroseconds() throws Exception {
     try (Connection c = table("10:00:00.123456", "10:00:00.123457", "10:00:00.123456")) {
-      assertThat(
-              rows(
-                  c,
-                  "SELECT id FROM t GROUP BY id HAVING MAX(tm) > TIME '10:00:00.123456'"))
+      assertThat(rows(c, "SELECT id FROM t GROUP BY id HAVING MAX(tm) > TIME '10:00:00.123456'"))
           .containsExactly(List.of("2"));
-      assertThat(
-              rows(
-                  c,
-                  "SELECT a.id, b.id FROM t a JOIN t b ON a.tm = b.tm AND a.id < b.id"))
+      assertThat(rows(c, "SELECT a.id, b.id FROM t a JOIN t b ON a.tm = b.tm AND a.id < b.id"))
           .containsExactly(List.of("1", "3"));
       assertThat(
               rows(

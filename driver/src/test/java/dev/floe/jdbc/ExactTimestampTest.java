@@ -200,8 +200,7 @@ class ExactTimestampTest extends LakeFixture {
   @Test
   void comparisonsOrderingGroupingAndMinMaxUseEveryDigit() throws Exception {
     try (Connection c = table()) {
-      assertThat(column(c, "ts < ts2", Boolean.class))
-          .isEqualTo(expected((a, b) -> a.isBefore(b)));
+      assertThat(column(c, "ts < ts2", Boolean.class)).isEqualTo(expected((a, b) -> a.isBefore(b)));
       List<Integer> byTs = new ArrayList<>();
       for (int i = 0; i < ROWS.size(); i++) {
         byTs.add(i);

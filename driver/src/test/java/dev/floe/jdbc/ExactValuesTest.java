@@ -83,7 +83,9 @@ class ExactValuesTest extends LakeFixture {
                   "23",
                   "2001-02-03 04:05:06.789012"));
       // Constant folding must not round to milliseconds either.
-      assertThat(single(c, "SELECT TIMESTAMP '2000-01-01 00:00:00.000001' + INTERVAL '1' SECOND FROM t"))
+      assertThat(
+              single(
+                  c, "SELECT TIMESTAMP '2000-01-01 00:00:00.000001' + INTERVAL '1' SECOND FROM t"))
           .isEqualTo("2000-01-01 00:00:01.000001");
     }
   }
@@ -114,7 +116,8 @@ class ExactValuesTest extends LakeFixture {
         // 1582-10-10 does not exist in the Julian/Gregorian hybrid calendar; Floe is proleptic.
         assertThat(rs.getObject(1, LocalDate.class)).isEqualTo(LocalDate.of(1582, 10, 10));
         assertThat(rs.getString(1)).isEqualTo("1582-10-10");
-        assertThat(rs.getObject(2, LocalDateTime.class)).isEqualTo(LocalDateTime.of(1582, 10, 10, 12, 0));
+        assertThat(rs.getObject(2, LocalDateTime.class))
+            .isEqualTo(LocalDateTime.of(1582, 10, 10, 12, 0));
         rs.next();
         assertThat(rs.getDate(1)).isEqualTo(Date.valueOf(LocalDate.of(9999, 12, 31)));
         assertThat(rs.getObject(2, LocalDateTime.class))
@@ -134,7 +137,8 @@ class ExactValuesTest extends LakeFixture {
       try (Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT happened FROM t")) {
         rs.next();
-        assertThat(rs.getObject(1, Instant.class)).isEqualTo(Instant.parse("2024-01-01T00:00:00.000001Z"));
+        assertThat(rs.getObject(1, Instant.class))
+            .isEqualTo(Instant.parse("2024-01-01T00:00:00.000001Z"));
         assertThat(rs.getObject(1, OffsetDateTime.class).getOffset()).isEqualTo(ZoneOffset.UTC);
         assertThat(rs.getObject(1, LocalDateTime.class))
             .isEqualTo(LocalDateTime.parse("2024-01-01T05:30:00.000001"));

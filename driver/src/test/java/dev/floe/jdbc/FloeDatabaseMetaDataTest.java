@@ -1,16 +1,13 @@
 package dev.floe.jdbc;
 
-import dev.floe.storage.FolderCatalog;
-import dev.floe.storage.LakeLocation;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-
 import static dev.floe.jdbc.SampleLake.column;
 import static dev.floe.jdbc.SampleLake.labels;
 import static dev.floe.jdbc.SampleLake.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,6 +25,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -420,8 +419,7 @@ class FloeDatabaseMetaDataTest {
     assertThat(query("SELECT id FROM orders WHERE id >= ALL (SELECT id FROM orders)")).hasSize(1);
     assertThat(meta.supportsFullOuterJoins()).isTrue();
     assertThat(
-            query(
-                "SELECT o.id FROM orders o FULL OUTER JOIN sales.eu.customers c ON o.id = c.id"))
+            query("SELECT o.id FROM orders o FULL OUTER JOIN sales.eu.customers c ON o.id = c.id"))
         .hasSize(4);
     assertThat(meta.supportsDifferentTableCorrelationNames()).isFalse();
     assertThat(query("SELECT orders.id FROM orders AS orders")).hasSize(3);
@@ -453,7 +451,9 @@ class FloeDatabaseMetaDataTest {
         .hasFieldOrPropertyWithValue("SQLState", "0A000");
     assertThat(meta.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();
     assertThat(meta.supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isFalse();
-    assertThat(meta.supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE))
+    assertThat(
+            meta.supportsResultSetConcurrency(
+                ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE))
         .isFalse();
     assertThat((Object) connection.getWarnings()).isNull();
     try (Statement s =

@@ -125,9 +125,7 @@ class FloeResultSetMetaDataTest {
       assertThat(meta.getScale(i)).as(what).isEqualTo(orZero(column.get("DECIMAL_DIGITS")));
       assertThat(meta.isNullable(i)).as(what).isEqualTo(column.get("NULLABLE"));
       assertThat(meta.isWritable(i)).as(what).isTrue();
-      assertThat(meta.isSigned(i))
-          .as(what)
-          .isEqualTo(column.get("NUM_PREC_RADIX") != null);
+      assertThat(meta.isSigned(i)).as(what).isEqualTo(column.get("NUM_PREC_RADIX") != null);
     }
   }
 

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Floe's own statements through JDBC, parsed by Floe's grammar: PRIMARY KEY, indexes refused,
- * SHOW and DESCRIBE, the statements parsed but not run yet, and parse errors with positions.
+ * Floe's own statements through JDBC, parsed by Floe's grammar: PRIMARY KEY, indexes refused, SHOW
+ * and DESCRIBE, the statements parsed but not run yet, and parse errors with positions.
  */
 class GrammarStatementsTest {
   @TempDir Path lake;
@@ -89,7 +89,8 @@ class GrammarStatementsTest {
   private void assertFails(String sql, String state, String... parts) {
     assertThatThrownBy(() -> statement.execute(sql))
         .isInstanceOfSatisfying(
-            SQLException.class, e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo(state))
+            SQLException.class,
+            e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo(state))
         .satisfies(
             e -> {
               for (String part : parts) {
@@ -142,7 +143,8 @@ class GrammarStatementsTest {
     assertFails("SELECT * FROM visits FOR VERSION AS OF 1", "0A000", "FOR VERSION AS OF");
     assertFails(
         "SELECT * FROM visits FOR SYSTEM_VERSION AS OF 'audit'", "0A000", "FOR VERSION AS OF");
-    assertThatThrownBy(() -> connection.prepareStatement("SELECT * FROM visits FOR VERSION AS OF 1"))
+    assertThatThrownBy(
+            () -> connection.prepareStatement("SELECT * FROM visits FOR VERSION AS OF 1"))
         .isInstanceOfSatisfying(
             SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
     assertThat(query("SELECT count(*) FROM visits")).containsExactly(List.of("0"));
@@ -167,7 +169,8 @@ class GrammarStatementsTest {
       assertThat(labels(rs)).containsExactly("Table");
       assertThat(rows(rs)).containsExactly(List.of("visits"));
     }
-    assertThat(query("SHOW TABLES FROM sales")).containsExactly(List.of("orders"), List.of("returns"));
+    assertThat(query("SHOW TABLES FROM sales"))
+        .containsExactly(List.of("orders"), List.of("returns"));
     assertThat(query("show tables in SALES like 'r%'")).containsExactly(List.of("returns"));
     assertThat(query("SHOW TABLES FROM sales LIKE 'x%'")).isEmpty();
     assertFails("SHOW TABLES FROM nowhere", "3F000", "nowhere");
@@ -179,7 +182,8 @@ class GrammarStatementsTest {
   void showColumnsAndDescribeGiveTheSameRows() throws SQLException {
     List<List<String>> expected =
         List.of(
-            List.of("id", "BIGINT", "not null, primary key, partition key bucket(8)", "Order number"),
+            List.of(
+                "id", "BIGINT", "not null, primary key, partition key bucket(8)", "Order number"),
             listOf("Customer", "VARCHAR", "", null),
             listOf("amount", "DECIMAL(12, 2)", "", null),
             listOf("placed", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "partition key day", null),
@@ -225,12 +229,14 @@ class GrammarStatementsTest {
     Table original = load("sales", "orders");
     Table copy = load("sales", "copy");
     assertThat(copy.schema().asStruct()).isEqualTo(original.schema().asStruct());
-    assertThat(copy.schema().identifierFieldIds()).isEqualTo(original.schema().identifierFieldIds());
+    assertThat(copy.schema().identifierFieldIds())
+        .isEqualTo(original.schema().identifierFieldIds());
     assertThat(copy.spec().fields().toString()).isEqualTo(original.spec().fields().toString());
     assertThat(copy.properties()).isEqualTo(original.properties());
     assertThat(formatVersion(copy)).isEqualTo(formatVersion(original));
 
-    statement.execute("CREATE TABLE v3 (ts TIMESTAMP(9), m MAP<VARCHAR, BIGINT>) WITH ('format-version' = '3')");
+    statement.execute(
+        "CREATE TABLE v3 (ts TIMESTAMP(9), m MAP<VARCHAR, BIGINT>) WITH ('format-version' = '3')");
     String v3 = query("SHOW CREATE TABLE v3").get(0).get(0);
     assertThat(v3).contains("'format-version' = '3'").contains("\"ts\" TIMESTAMP(9)");
     statement.execute(v3.replace("\"v3\"", "\"v3_copy\""));

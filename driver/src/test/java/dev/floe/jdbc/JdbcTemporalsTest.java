@@ -50,9 +50,7 @@ class JdbcTemporalsTest {
       assertThat(temporals.date(date.toEpochDay())).isEqualTo(quick);
       for (LocalDateTime time :
           new LocalDateTime[] {
-            date.atStartOfDay(),
-            date.atTime(2, 30, 0, 1_000),
-            date.atTime(23, 59, 59, 999_999_999)
+            date.atStartOfDay(), date.atTime(2, 30, 0, 1_000), date.atTime(23, 59, 59, 999_999_999)
           }) {
         Timestamp expected = Timestamp.valueOf(time);
         Timestamp actual = temporals.timestamp(time);

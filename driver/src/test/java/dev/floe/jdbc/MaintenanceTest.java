@@ -299,8 +299,7 @@ class MaintenanceTest extends LakeFixture {
       }
       Path metadata = root.resolve("t/metadata");
       try (var list = Files.list(metadata)) {
-        assertThat(list.filter(p -> p.toString().endsWith(".metadata.json")).count())
-            .isEqualTo(4);
+        assertThat(list.filter(p -> p.toString().endsWith(".metadata.json")).count()).isEqualTo(4);
       }
       Files.delete(metadata.resolve("version-hint.text"));
     }

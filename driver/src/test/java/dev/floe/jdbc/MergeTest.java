@@ -62,10 +62,9 @@ class MergeTest extends LakeFixture {
   }
 
   private void setUp(Connection c, String with) throws SQLException {
-    execute(
-        c,
-        "CREATE TABLE t (id INT, v VARCHAR, region VARCHAR) PARTITIONED BY (region)" + with);
-    update(c, "INSERT INTO t VALUES (1, 'a', 'eu'), (2, 'b', 'eu'), (3, 'c', 'us'), (4, 'd', 'us')");
+    execute(c, "CREATE TABLE t (id INT, v VARCHAR, region VARCHAR) PARTITIONED BY (region)" + with);
+    update(
+        c, "INSERT INTO t VALUES (1, 'a', 'eu'), (2, 'b', 'eu'), (3, 'c', 'us'), (4, 'd', 'us')");
     execute(c, "CREATE TABLE s (id INT, v VARCHAR, region VARCHAR)");
     update(c, "INSERT INTO s VALUES (2, 'B', 'eu'), (3, 'C', 'us'), (5, 'E', 'us')");
   }
@@ -85,7 +84,10 @@ class MergeTest extends LakeFixture {
           .containsExactly("1|a|eu", "2|B|eu", "3|C|us", "4|d|us", "5|E|us");
       assertThat(rows(c, "SELECT id, v FROM t ORDER BY id"))
           .containsExactly(
-              List.of("1", "a"), List.of("2", "B"), List.of("3", "C"), List.of("4", "d"),
+              List.of("1", "a"),
+              List.of("2", "B"),
+              List.of("3", "C"),
+              List.of("4", "d"),
               List.of("5", "E"));
       Snapshot snapshot = table("t").currentSnapshot();
       assertThat(snapshot.operation()).isEqualTo("overwrite");
@@ -110,8 +112,7 @@ class MergeTest extends LakeFixture {
               + " WHEN NOT MATCHED AND src.id = 6 THEN INSERT (region, id) VALUES ('xx', 60)"
               + " WHEN NOT MATCHED BY SOURCE AND tt.id = 1 THEN UPDATE SET v = 'gone?'"
               + " WHEN NOT MATCHED BY SOURCE THEN DELETE");
-      assertThat(icebergRows("t"))
-          .containsExactly("1|gone?|eu", "3|cC|us", "5|E|us", "60|null|xx");
+      assertThat(icebergRows("t")).containsExactly("1|gone?|eu", "3|cC|us", "5|E|us", "60|null|xx");
     }
   }
 
@@ -196,12 +197,16 @@ class MergeTest extends LakeFixture {
         Connection b = connect()) {
       setUp(a, "");
       a.setAutoCommit(false);
-      update(a, "MERGE INTO t USING s ON t.id = s.id AND s.region = 'eu' WHEN MATCHED THEN UPDATE SET v = 'A'");
+      update(
+          a,
+          "MERGE INTO t USING s ON t.id = s.id AND s.region = 'eu' WHEN MATCHED THEN UPDATE SET v = 'A'");
       update(b, "UPDATE t SET v = 'other' WHERE id = 1");
       assertThat(state(a::commit)).startsWith("40001");
       assertThat(icebergRows("t")).containsExactly("1|other|eu", "2|b|eu", "3|c|us", "4|d|us");
 
-      update(a, "MERGE INTO t USING s ON t.id = s.id AND s.region = 'eu' WHEN MATCHED THEN UPDATE SET v = 'A'");
+      update(
+          a,
+          "MERGE INTO t USING s ON t.id = s.id AND s.region = 'eu' WHEN MATCHED THEN UPDATE SET v = 'A'");
       update(b, "UPDATE t SET v = 'other' WHERE id = 4");
       a.commit();
       assertThat(icebergRows("t")).containsExactly("1|other|eu", "2|A|eu", "3|c|us", "4|other|us");
@@ -212,7 +217,8 @@ class MergeTest extends LakeFixture {
   void badInput() throws Exception {
     try (Connection c = connect()) {
       setUp(c, "");
-      assertThat(state(() -> update(c, "MERGE INTO nope USING s ON 1 = 1 WHEN MATCHED THEN DELETE")))
+      assertThat(
+              state(() -> update(c, "MERGE INTO nope USING s ON 1 = 1 WHEN MATCHED THEN DELETE")))
           .startsWith("42S02");
       assertThat(
               state(
@@ -239,7 +245,9 @@ class MergeTest extends LakeFixture {
       assertThat(icebergRows("t")).containsExactly("1|a|eu", "2|b|eu", "3|c|us", "4|d|us");
     }
     try (Connection c = connect("readOnly=true")) {
-      assertThat(state(() -> update(c, "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE")))
+      assertThat(
+              state(
+                  () -> update(c, "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE")))
           .startsWith("25006");
     }
   }

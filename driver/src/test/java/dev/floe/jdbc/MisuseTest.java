@@ -24,15 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every JDBC call, made through reflection on each Floe object: once the object (or its
- * connection) is closed it fails with 08003; while open it answers, or fails with a SQLState, and
- * a feature Floe lacks is a SQLFeatureNotSupportedException with 0A000 — never a bare
- * RuntimeException or a SQLException without a state.
+ * Every JDBC call, made through reflection on each Floe object: once the object (or its connection)
+ * is closed it fails with 08003; while open it answers, or fails with a SQLState, and a feature
+ * Floe lacks is a SQLFeatureNotSupportedException with 0A000 — never a bare RuntimeException or a
+ * SQLException without a state.
  */
 class MisuseTest {
   /**
-   * Calls that stay legal on a closed object (JDBC's isValid is false then; the enquote methods
-   * are string functions; begin/endRequest are hints), or that end it.
+   * Calls that stay legal on a closed object (JDBC's isValid is false then; the enquote methods are
+   * string functions; begin/endRequest are hints), or that end it.
    */
   private static final Set<String> LIFECYCLE =
       Set.of(

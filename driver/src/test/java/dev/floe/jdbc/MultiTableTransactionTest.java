@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 class MultiTableTransactionTest extends LakeFixture {
   private int snapshots(String table) {
     return Lists.newArrayList(
-            new FolderCatalog(LakeLocation.parse(root.toString())).loadTable(List.of(table)).snapshots())
+            new FolderCatalog(LakeLocation.parse(root.toString()))
+                .loadTable(List.of(table))
+                .snapshots())
         .size();
   }
 
@@ -32,7 +34,8 @@ class MultiTableTransactionTest extends LakeFixture {
       assertThat(single(other, "SELECT count(*) FROM a")).isEqualTo("0");
       c.commit();
       assertThat(rows(other, "SELECT id FROM a")).containsExactly(List.of("2"));
-      assertThat(rows(other, "SELECT id FROM b ORDER BY id")).containsExactly(List.of("10"), List.of("20"));
+      assertThat(rows(other, "SELECT id FROM b ORDER BY id"))
+          .containsExactly(List.of("10"), List.of("20"));
       assertThat(snapshots("a")).isEqualTo(1);
       assertThat(snapshots("b")).isEqualTo(1);
     }

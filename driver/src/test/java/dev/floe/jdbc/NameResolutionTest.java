@@ -22,8 +22,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every path that names a table (queries, DML, PreparedStatement batches, DDL, setSchema) finds
- * the same folder through the one resolver, and never creates a name it could not find again.
+ * Every path that names a table (queries, DML, PreparedStatement batches, DDL, setSchema) finds the
+ * same folder through the one resolver, and never creates a name it could not find again.
  */
 class NameResolutionTest extends LakeFixture {
   private Connection c;

@@ -80,8 +80,8 @@ class OptimizeTest extends LakeFixture {
   }
 
   /**
-   * Deletes rows with an equality delete on id, written with Iceberg's API: scoped to the
-   * partition p = 1 on a partitioned table, global on an unpartitioned one.
+   * Deletes rows with an equality delete on id, written with Iceberg's API: scoped to the partition
+   * p = 1 on a partitioned table, global on an unpartitioned one.
    */
   private void equalityDelete(String name, int... ids) throws Exception {
     Table t = table(name);

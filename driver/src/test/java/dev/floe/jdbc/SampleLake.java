@@ -19,8 +19,8 @@ import java.util.Map;
 
 /**
  * A small lake for metadata tests, made through the driver: {@code orders} at the root (a
- * documented NOT NULL key column that is also the Iceberg identifier field, decimals, timestamps,
- * a table comment), {@code sales.eu.customers} two folders down (nested types), and {@code
+ * documented NOT NULL key column that is also the Iceberg identifier field, decimals, timestamps, a
+ * table comment), {@code sales.eu.customers} two folders down (nested types), and {@code
  * sales.us.customers}, a second table of the same name elsewhere.
  */
 final class SampleLake {
@@ -62,7 +62,8 @@ final class SampleLake {
               + " (1, 12.50, NULL, NULL, 'first', DATE '2024-02-29'),"
               + " (2, 99.99, NULL, NULL, NULL, NULL)");
       s.executeUpdate("INSERT INTO sales.eu.customers (id, name) VALUES (7, 'Ada')");
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)")) {
+      try (PreparedStatement p =
+          c.prepareStatement("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)")) {
         p.setLong(1, 3);
         p.setBigDecimal(2, new BigDecimal("0.10"));
         p.setObject(3, LocalDateTime.parse("2024-02-29T23:59:59.123456"));

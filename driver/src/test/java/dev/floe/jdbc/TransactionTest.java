@@ -3,6 +3,8 @@ package dev.floe.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeLocation;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -10,8 +12,6 @@ import java.util.TreeSet;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.relocated.com.google.common.collect.Lists;
-import dev.floe.storage.FolderCatalog;
-import dev.floe.storage.LakeLocation;
 import org.junit.jupiter.api.Test;
 
 class TransactionTest extends LakeFixture {
@@ -176,7 +176,8 @@ class TransactionTest extends LakeFixture {
           .isEqualTo("25000");
       c.commit();
       execute(c, "ALTER TABLE t ADD COLUMN x INT");
-      assertThat(rows(c, "SELECT id, x FROM t")).containsExactly(java.util.Arrays.asList("1", null));
+      assertThat(rows(c, "SELECT id, x FROM t"))
+          .containsExactly(java.util.Arrays.asList("1", null));
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.floe.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeLocation;
@@ -199,10 +198,7 @@ class TruncateOverwriteTest extends LakeFixture {
       TreeSet<String> before = files();
       assertThat(
               state(
-                  () ->
-                      update(
-                          c,
-                          "INSERT OVERWRITE t PARTITION (d = 5, region = 'eu') SELECT 2")))
+                  () -> update(c, "INSERT OVERWRITE t PARTITION (d = 5, region = 'eu') SELECT 2")))
           .isEqualTo("42804");
       assertThat(
               state(
@@ -239,8 +235,7 @@ class TruncateOverwriteTest extends LakeFixture {
       update(c, "DELETE FROM t WHERE id = 3");
       assertThat(update(c, "INSERT OVERWRITE t SELECT * FROM (VALUES (7, 'us'), (8, 'cn'))"))
           .isEqualTo(2);
-      assertThat(icebergRows(table("t"), null))
-          .containsExactly("1|eu", "4|asia", "7|us", "8|cn");
+      assertThat(icebergRows(table("t"), null)).containsExactly("1|eu", "4|asia", "7|us", "8|cn");
       // the source reads the target itself, as pinned at the start
       update(c, "INSERT OVERWRITE t SELECT id + 100, region FROM t WHERE region <> 'cn'");
       assertThat(icebergRows(table("t"), null))
@@ -290,8 +285,7 @@ class TruncateOverwriteTest extends LakeFixture {
       update(a, "INSERT OVERWRITE t SELECT * FROM (VALUES (20, 'eu'))");
       update(b, "INSERT INTO t VALUES (4, 'eu')");
       assertThat(state(a::commit)).isEqualTo("40001");
-      assertThat(icebergRows(table("t"), null))
-          .containsExactly("10|eu", "2|us", "3|us", "4|eu");
+      assertThat(icebergRows(table("t"), null)).containsExactly("10|eu", "2|us", "3|us", "4|eu");
     }
   }
 

@@ -53,7 +53,8 @@ class FolderTableOperationsTest {
   void createPublishesVersionOneAndTheHintAtTheExactPath() throws Exception {
     create("t");
     assertThat(root.resolve("t/metadata/v1.metadata.json")).isRegularFile();
-    assertThat(Files.readString(root.resolve("t/metadata/version-hint.text")).trim()).isEqualTo("1");
+    assertThat(Files.readString(root.resolve("t/metadata/version-hint.text")).trim())
+        .isEqualTo("1");
     assertThat(catalog().operations(List.of("t")).version()).isEqualTo(1);
   }
 

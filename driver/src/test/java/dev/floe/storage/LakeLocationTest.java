@@ -28,7 +28,8 @@ class LakeLocationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"C:\\orders", "c:/orders", "C:/orders/", "file:/C:/orders", "file:///c:/orders"})
+  @ValueSource(
+      strings = {"C:\\orders", "c:/orders", "C:/orders/", "file:/C:/orders", "file:///c:/orders"})
   void windowsDrivePathsAreOneLocationOnAnyOperatingSystem(String spelling) {
     assertThat(LakeLocation.parse(spelling).canonical()).isEqualTo("file:/C:/orders");
   }
@@ -77,8 +78,7 @@ class LakeLocationTest {
         .isEqualTo("08001");
     assertThatThrownBy(() -> LakeLocation.parse("file://otherhost/lake"))
         .isInstanceOf(FloeException.class);
-    assertThatThrownBy(() -> LakeLocation.parse(" "))
-        .isInstanceOf(FloeException.class);
+    assertThatThrownBy(() -> LakeLocation.parse(" ")).isInstanceOf(FloeException.class);
   }
 
   @Test
@@ -90,10 +90,19 @@ class LakeLocationTest {
     String raw = file.toString();
     for (String location :
         new String[] {
-          raw, "file:" + raw, "file://" + raw, "file://localhost" + raw, "file://" + raw.replace(" ", "%20")
+          raw,
+          "file:" + raw,
+          "file://" + raw,
+          "file://localhost" + raw,
+          "file://" + raw.replace(" ", "%20")
         }) {
       assertThat(LocalFileIO.toPath(location)).as(location).isEqualTo(file);
-      assertThat(new LocalFileIO(new Sandbox(java.nio.file.Path.of("/"))).newInputFile(location).exists()).as(location).isTrue();
+      assertThat(
+              new LocalFileIO(new Sandbox(java.nio.file.Path.of("/")))
+                  .newInputFile(location)
+                  .exists())
+          .as(location)
+          .isTrue();
     }
   }
 }

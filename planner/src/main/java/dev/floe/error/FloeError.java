@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * The catalog of every error Floe reports: its SQLState and its message template.
  *
- * <p>Internal code throws {@link FloeException} carrying one of these; the JDBC layer turns it
- * into the right {@link java.sql.SQLException} subclass at one boundary.
+ * <p>Internal code throws {@link FloeException} carrying one of these; the JDBC layer turns it into
+ * the right {@link java.sql.SQLException} subclass at one boundary.
  */
 public enum FloeError {
   /** A warning added to a connection's chain; the statement succeeded. */

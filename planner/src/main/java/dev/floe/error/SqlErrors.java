@@ -27,8 +27,7 @@ public final class SqlErrors {
   private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
   private static final Pattern REQUIRED_COLUMN =
       Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
-  private static final Pattern INSERT_INTO =
-      Pattern.compile("(?i)\\bINSERT\\s+INTO\\s+([^\\s(]+)");
+  private static final Pattern INSERT_INTO = Pattern.compile("(?i)\\bINSERT\\s+INTO\\s+([^\\s(]+)");
   private static final Pattern ILLEGAL_DATETIME =
       Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
@@ -115,16 +114,19 @@ public final class SqlErrors {
         findByName(failure, "org.apache.calcite.sql.validate.SqlValidatorException");
     if (validation != null) {
       String message = validation.getMessage();
-      Throwable context =
-          findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+      Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
       String where = context == null ? message : context.getMessage();
       Matcher table = OBJECT_NOT_FOUND.matcher(message);
       if (table.matches()) {
-        return create(FloeError.TABLE_NOT_FOUND.sqlState(), "Cannot find table " + table.group(1) + ": " + where, failure);
+        return create(
+            FloeError.TABLE_NOT_FOUND.sqlState(),
+            "Cannot find table " + table.group(1) + ": " + where,
+            failure);
       }
       Matcher column = COLUMN_NOT_FOUND.matcher(message);
       if (column.matches()) {
-        return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
+        return create(
+            FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
       }
       Matcher required = REQUIRED_COLUMN.matcher(message);
       if (required.matches()) {
@@ -212,9 +214,9 @@ public final class SqlErrors {
           text ? FloeError.INVALID_CAST.sqlState() : FloeError.PARAMETER_TYPE.sqlState(),
           text
               ? FloeError.INVALID_CAST.format(
-                  "a character value", "the statement expects another type there" + statement(failure))
-              : FloeError.PARAMETER_TYPE.format(
-                  "value", expected(message) + statement(failure)),
+                  "a character value",
+                  "the statement expects another type there" + statement(failure))
+              : FloeError.PARAMETER_TYPE.format("value", expected(message) + statement(failure)),
           failure);
     }
     Throwable unsupported = find(failure, UnsupportedOperationException.class);
@@ -256,7 +258,9 @@ public final class SqlErrors {
     }
     if (message.equals("Statement canceled")) {
       return create(
-          FloeError.CANCELLED.sqlState(), FloeError.CANCELLED.format("the statement was cancelled"), e);
+          FloeError.CANCELLED.sqlState(),
+          FloeError.CANCELLED.format("the statement was cancelled"),
+          e);
     }
     if (message.endsWith(" closed") || message.endsWith(" is closed")) {
       return create(FloeError.CLOSED.sqlState(), message, e);
@@ -291,9 +295,10 @@ public final class SqlErrors {
         e = new SQLSyntaxErrorException(message, state, cause);
         break;
       case "57":
-        e = state.equals(FloeError.CANCELLED.sqlState()) && message.contains("timeout")
-            ? new SQLTimeoutException(message, state, cause)
-            : new SQLException(message, state, cause);
+        e =
+            state.equals(FloeError.CANCELLED.sqlState()) && message.contains("timeout")
+                ? new SQLTimeoutException(message, state, cause)
+                : new SQLException(message, state, cause);
         break;
       case "58":
         e = new SQLNonTransientException(message, state, cause);
@@ -310,11 +315,13 @@ public final class SqlErrors {
   }
 
   private static boolean isOurs(SQLException e) {
-    return e.getSQLState() != null && e.getClass().getPackageName().equals("java.sql")
+    return e.getSQLState() != null
+        && e.getClass().getPackageName().equals("java.sql")
         && !(e.getMessage() != null && e.getMessage().startsWith("Error while executing SQL"));
   }
 
-  private static final Pattern EXECUTING = Pattern.compile("Error while executing SQL \"(.*?)\":.*", Pattern.DOTALL);
+  private static final Pattern EXECUTING =
+      Pattern.compile("Error while executing SQL \"(.*?)\":.*", Pattern.DOTALL);
 
   /** The statement a Calcite failure was running, as " in: SQL", or "". */
   private static String statement(Throwable t) {

@@ -13,9 +13,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One case of the attack corpus: an input, the SQLState it must get (or none: it must succeed),
- * and what the lake may look like afterwards. Running a case prints the input, the outcome and
- * what changed on disk, and records the outcome for the summary by category.
+ * One case of the attack corpus: an input, the SQLState it must get (or none: it must succeed), and
+ * what the lake may look like afterwards. Running a case prints the input, the outcome and what
+ * changed on disk, and records the outcome for the summary by category.
  */
 final class AttackCase {
   /** Something done to a lake; may throw anything, which the case then judges. */
@@ -170,7 +170,9 @@ final class AttackCase {
         .isEmpty();
     for (Throwable t = failure; t != null; t = t.getCause()) {
       for (String secret : hidden) {
-        assertThat(String.valueOf(t.getMessage())).as("a message shows a secret").doesNotContain(secret);
+        assertThat(String.valueOf(t.getMessage()))
+            .as("a message shows a secret")
+            .doesNotContain(secret);
         assertThat(String.valueOf(t)).as("a message shows a secret").doesNotContain(secret);
       }
     }

@@ -18,7 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,7 +30,6 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -45,10 +43,10 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bad-input and attack corpus: every input a new user or an attacker may try, with the
- * SQLState it must get and a listing of the lake and the folder beside it before and after,
- * proving that nothing outside the lake changed and that a refused statement left no file behind.
- * Each case prints its outcome; the run ends with a summary by category.
+ * The bad-input and attack corpus: every input a new user or an attacker may try, with the SQLState
+ * it must get and a listing of the lake and the folder beside it before and after, proving that
+ * nothing outside the lake changed and that a refused statement left no file behind. Each case
+ * prints its outcome; the run ends with a summary by category.
  */
 class AttackCorpusTest {
   private static final String SECRET = "SECRET123";
@@ -80,7 +78,8 @@ class AttackCorpusTest {
 
   @AfterAll
   static void printSummary() {
-    StringBuilder summary = new StringBuilder("\nAttack corpus summary (category: passed / cases)\n");
+    StringBuilder summary =
+        new StringBuilder("\nAttack corpus summary (category: passed / cases)\n");
     int passed = 0;
     int total = 0;
     for (Map.Entry<String, AtomicInteger[]> e : AttackCase.OUTCOMES.entrySet()) {
@@ -112,8 +111,7 @@ class AttackCorpusTest {
 
   // ---------------------------------------------------------------- values (literal assignment)
 
-  private static final String E =
-      "CREATE TABLE e (id INT, ts TIMESTAMP, name VARCHAR, d DATE)";
+  private static final String E = "CREATE TABLE e (id INT, ts TIMESTAMP, name VARCHAR, d DATE)";
   private static final String R = "CREATE TABLE r (id INT NOT NULL, name VARCHAR)";
   private static final String B = "CREATE TABLE b (id INT, flag BOOLEAN, tm TIME)";
 
@@ -136,7 +134,8 @@ class AttackCorpusTest {
         value("INSERT INTO e (id, ts) VALUES (3, 10)").fails("42804", "ts", "INTEGER", "TIMESTAMP"),
         value("INSERT INTO e (id, d) VALUES (3, 20240101)").fails("42804", "d", "INTEGER", "DATE"),
         value("INSERT INTO e (id, ts) VALUES (3, 1.5)").fails("42804", "ts", "TIMESTAMP"),
-        value("INSERT INTO b (id, flag) VALUES (1, 1)").fails("42804", "flag", "INTEGER", "BOOLEAN"),
+        value("INSERT INTO b (id, flag) VALUES (1, 1)")
+            .fails("42804", "flag", "INTEGER", "BOOLEAN"),
         value("INSERT INTO b (id, tm) VALUES (1, 36000)").fails("42804", "tm", "INTEGER", "TIME"),
         value("INSERT INTO e (id, ts) SELECT id, id FROM r").fails("42804", "ts", "TIMESTAMP"),
         value("INSERT INTO e SELECT 1, 2, 'x', DATE '2024-01-01'").fails("42804", "ts"),
@@ -158,7 +157,9 @@ class AttackCorpusTest {
             .succeeds(l -> assertThat(l.rows("SELECT name FROM e")).containsExactly("2")),
         value("CREATE TABLE c AS SELECT 1 AS id, TIMESTAMP '2024-01-01 00:00:00' AS ts")
             .succeeds(
-                l -> assertThat(l.rows("SELECT id, ts FROM c")).containsExactly("1|2024-01-01 00:00:00")));
+                l ->
+                    assertThat(l.rows("SELECT id, ts FROM c"))
+                        .containsExactly("1|2024-01-01 00:00:00")));
   }
 
   // ---------------------------------------------------------------- parameters
@@ -217,7 +218,10 @@ class AttackCorpusTest {
         param("setBigDecimal(1e30)", g, p -> p.setBigDecimal(1, new BigDecimal("1e30")))
             .fails("22003", "g"),
         param("setDouble(1e30)", g, p -> p.setDouble(1, 1e30)).fails("22003", "g"),
-        param("setDouble(1e300) into REAL", "INSERT INTO k (f) VALUES (?)", p -> p.setDouble(1, 1e300))
+        param(
+                "setDouble(1e300) into REAL",
+                "INSERT INTO k (f) VALUES (?)",
+                p -> p.setDouble(1, 1e300))
             .fails("22003", "f"),
         batch(
                 "batch, second row setLong(4294967301)",
@@ -234,13 +238,19 @@ class AttackCorpusTest {
             .fails("42804", "ts", "TIMESTAMP"),
         param("setLong(10) into DATE", "INSERT INTO k (d) VALUES (?)", p -> p.setLong(1, 10))
             .fails("42804", "d", "DATE"),
-        param("setString('2024-02-30') into DATE", "INSERT INTO k (d) VALUES (?)",
+        param(
+                "setString('2024-02-30') into DATE",
+                "INSERT INTO k (d) VALUES (?)",
                 p -> p.setString(1, "2024-02-30"))
             .fails("22007"),
-        param("setString('2024-02-29') into DATE", "INSERT INTO k (d) VALUES (?)",
+        param(
+                "setString('2024-02-29') into DATE",
+                "INSERT INTO k (d) VALUES (?)",
                 p -> p.setString(1, "2024-02-29"))
             .succeeds(l -> assertThat(l.rows("SELECT d FROM k")).containsExactly("2024-02-29")),
-        param("one of two parameters bound", "INSERT INTO k (i, g) VALUES (?, ?)",
+        param(
+                "one of two parameters bound",
+                "INSERT INTO k (i, g) VALUES (?, ?)",
                 p -> p.setInt(1, 1))
             .fails("07001"),
         param("setObject(new ArrayList())", i, p -> p.setObject(1, new ArrayList<>()))
@@ -311,9 +321,7 @@ class AttackCorpusTest {
         AttackCase.of("decimal", "UPDATE m SET x = 1.005")
             .setup(M, "INSERT INTO m VALUES (1)")
             .succeeds(stored("1.01")),
-        AttackCase.of("decimal", "INSERT INTO m SELECT 999.995")
-            .setup(M)
-            .fails("22003", "x"));
+        AttackCase.of("decimal", "INSERT INTO m SELECT 999.995").setup(M).fails("22003", "x"));
   }
 
   // ---------------------------------------------------------------- type names
@@ -465,7 +473,11 @@ class AttackCorpusTest {
   private static AttackCase.Step plantTableWithProperty(String property) {
     return l -> {
       l.sql("CREATE TABLE dp (a INT)");
-      editMetadata(l, "dp", "\"properties\":{", "\"properties\":{\"" + property + "\":\"" + l.outside + "\",");
+      editMetadata(
+          l,
+          "dp",
+          "\"properties\":{",
+          "\"properties\":{\"" + property + "\":\"" + l.outside + "\",");
     };
   }
 
@@ -530,13 +542,16 @@ class AttackCorpusTest {
     cases.add(
         sandboxCase("INSERT INTO t VALUES (2), t's metadata location planted outside the lake")
             .setup("CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1)")
-            .setup(l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
+            .setup(
+                l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
             .attack(l -> l.sql("INSERT INTO t VALUES (2)"))
             .fails("42602", "t"));
     cases.add(
-        sandboxCase("SELECT a FROM t, t's metadata location planted outside the lake (read allowed)")
+        sandboxCase(
+                "SELECT a FROM t, t's metadata location planted outside the lake (read allowed)")
             .setup("CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1)")
-            .setup(l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
+            .setup(
+                l -> editMetadata(l, "t", "\"location\":\"", "\"location\":\"" + l.outside + "/"))
             .attack(l -> assertThat(l.rows("SELECT a FROM t")).containsExactly("1"))
             .succeedsWithoutChange(l -> {}));
     cases.add(
@@ -577,7 +592,8 @@ class AttackCorpusTest {
     cases.add(
         sandboxCase("SELECT on an unrelated table with a symbolic link to /proc/1 in a schema")
             .setup("CREATE TABLE s.t (a INT)", "INSERT INTO s.t VALUES (1)")
-            .setup(l -> Files.createSymbolicLink(l.root.resolve("s").resolve("p"), Path.of("/proc/1")))
+            .setup(
+                l -> Files.createSymbolicLink(l.root.resolve("s").resolve("p"), Path.of("/proc/1")))
             .attack(l -> assertThat(l.rows("SELECT a FROM s.t")).containsExactly("1"))
             .succeedsWithoutChange(l -> {}));
     cases.add(
@@ -607,17 +623,20 @@ class AttackCorpusTest {
                 })
             .attack(l -> l.sql("INSERT INTO evil VALUES (1)"))
             .fails("42S02", "evil"));
-    cases.add(
-        sandboxCase("CREATE TABLE \"../escape\" (a INT)").fails("42602"));
-    cases.add(
-        sandboxCase("CREATE TABLE \"a/../../escape\".t (a INT)").fails("42602"));
+    cases.add(sandboxCase("CREATE TABLE \"../escape\" (a INT)").fails("42602"));
+    cases.add(sandboxCase("CREATE TABLE \"a/../../escape\".t (a INT)").fails("42602"));
     cases.add(
         sandboxCase("a failing INSERT into a bucket(16, id) table leaves no folder behind")
             .setup(
                 "CREATE TABLE bt (id INT NOT NULL, v INT) PARTITIONED BY (bucket(16, id))",
-                "INSERT INTO bt VALUES " + IntStream.rangeClosed(1, 40).mapToObj(i -> "(" + i + ", " + i + ")").collect(Collectors.joining(", ")))
+                "INSERT INTO bt VALUES "
+                    + IntStream.rangeClosed(1, 40)
+                        .mapToObj(i -> "(" + i + ", " + i + ")")
+                        .collect(Collectors.joining(", ")))
             .attack(
-                l -> l.sql("INSERT INTO bt SELECT CASE WHEN v = 40 THEN NULL ELSE v + 100 END, v FROM bt"))
+                l ->
+                    l.sql(
+                        "INSERT INTO bt SELECT CASE WHEN v = 40 THEN NULL ELSE v + 100 END, v FROM bt"))
             .fails("23502", "id"));
     cases.add(
         sandboxCase("INSERT into a bucket(16, id) table, then rollback, leaves no folder behind")
@@ -665,8 +684,9 @@ class AttackCorpusTest {
   private static AttackCase connectingWith(String shown, Properties properties) {
     return AttackCase.of("connection", shown)
         .attack(
-            l -> DriverManager.getConnection("jdbc:floe:" + l.base.resolve("missing"), properties)
-                .close());
+            l ->
+                DriverManager.getConnection("jdbc:floe:" + l.base.resolve("missing"), properties)
+                    .close());
   }
 
   static List<AttackCase> connectionProperties() {
@@ -687,7 +707,10 @@ class AttackCorpusTest {
             .neverShows(SECRET));
     cases.add(
         connecting(
-                "jdbc:floe:<missing>?s3.session-token=" + SECRET + "&s3.access-key-id=AKID" + SECRET,
+                "jdbc:floe:<missing>?s3.session-token="
+                    + SECRET
+                    + "&s3.access-key-id=AKID"
+                    + SECRET,
                 "?s3.session-token=" + SECRET + "&s3.access-key-id=AKID" + SECRET,
                 true)
             .fails("08001")
@@ -710,11 +733,13 @@ class AttackCorpusTest {
     secretProps.setProperty("s3.secret-access-key", SECRET);
     secretProps.setProperty("scanThreads", "abc");
     cases.add(
-        connectingWith("Properties{s3.secret-access-key, scanThreads=abc} on a missing root", secretProps)
+        connectingWith(
+                "Properties{s3.secret-access-key, scanThreads=abc} on a missing root", secretProps)
             .fails("22023", "scanThreads")
             .neverShows(SECRET));
     cases.add(
-        connecting("jdbc:floe:<missing>?readOnly=true&create=true", "?readOnly=true&create=true", true)
+        connecting(
+                "jdbc:floe:<missing>?readOnly=true&create=true", "?readOnly=true&create=true", true)
             .fails("08001"));
     for (String bad : List.of("yes", "1", "on", "maybe", "")) {
       cases.add(
@@ -781,8 +806,7 @@ class AttackCorpusTest {
     }
     cases.add(
         AttackCase.of(
-                "tblprops",
-                "CREATE TABLE tp (a INT) WITH ('write.delete.mode' = 'copy-on-write')")
+                "tblprops", "CREATE TABLE tp (a INT) WITH ('write.delete.mode' = 'copy-on-write')")
             .succeeds(l -> assertThat(l.rows("SELECT * FROM tp")).isEmpty()));
     return cases;
   }
@@ -1004,11 +1028,15 @@ class AttackCorpusTest {
   static List<AttackCase> damage() {
     List<AttackCase> cases = new ArrayList<>();
     cases.add(
-        damaged("SELECT * FROM t, newest vN.metadata.json deleted, hint names it", deleteNewestVersion())
+        damaged(
+                "SELECT * FROM t, newest vN.metadata.json deleted, hint names it",
+                deleteNewestVersion())
             .attack(l -> l.rows("SELECT * FROM t"))
             .fails("58030", ".metadata.json"));
     cases.add(
-        damaged("INSERT INTO t VALUES (4, 'd'), newest vN.metadata.json deleted", deleteNewestVersion())
+        damaged(
+                "INSERT INTO t VALUES (4, 'd'), newest vN.metadata.json deleted",
+                deleteNewestVersion())
             .attack(l -> l.sql("INSERT INTO t VALUES (4, 'd')"))
             .fails("58030", ".metadata.json"));
     cases.add(
@@ -1036,11 +1064,13 @@ class AttackCorpusTest {
             .attack(l -> l.rows("SELECT * FROM t"))
             .fails("58030", ".avro"));
     cases.add(
-        damaged("SELECT * FROM t, truncated delete file", l -> {
-              Path delete = deleteFile(l);
-              byte[] bytes = Files.readAllBytes(delete);
-              Files.write(delete, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-            })
+        damaged(
+                "SELECT * FROM t, truncated delete file",
+                l -> {
+                  Path delete = deleteFile(l);
+                  byte[] bytes = Files.readAllBytes(delete);
+                  Files.write(delete, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+                })
             .attack(l -> l.rows("SELECT * FROM t"))
             .fails("58030", "delete"));
     cases.add(
@@ -1097,7 +1127,8 @@ class AttackCorpusTest {
     String or = "SELECT * FROM t WHERE " + repeat(1500, i -> "a = " + i, " OR ");
     String parens = "SELECT " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + " FROM t";
     String rows = "CREATE TABLE n (a " + "ROW(x ".repeat(20_000) + "INT" + ")".repeat(20_000) + ")";
-    String arrays = "CREATE TABLE n (a " + "ARRAY<".repeat(20_000) + "INT" + ">".repeat(20_000) + ")";
+    String arrays =
+        "CREATE TABLE n (a " + "ARRAY<".repeat(20_000) + "INT" + ">".repeat(20_000) + ")";
     List<AttackCase> cases = new ArrayList<>();
     for (String sql : List.of(plus, or, parens, rows, arrays)) {
       cases.add(

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad input gets the SQLState ARCHITECTURE.md, "Errors", promises and a message naming what is wrong; reading never
- * changes a single file of the lake.
+ * Bad input gets the SQLState ARCHITECTURE.md, "Errors", promises and a message naming what is
+ * wrong; reading never changes a single file of the lake.
  */
 class BadInputTest {
   @TempDir Path temp;

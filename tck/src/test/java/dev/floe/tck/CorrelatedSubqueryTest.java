@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Correlated subqueries whose outer query selects fewer columns than the subquery reads through
- * its correlation variable: the outer scan must keep those columns, at the positions the
- * subquery refers to (narrowing it under the subquery once failed with index errors, and could
- * have compared the wrong columns). The table is filled by single-row INSERTs, one data file each.
+ * Correlated subqueries whose outer query selects fewer columns than the subquery reads through its
+ * correlation variable: the outer scan must keep those columns, at the positions the subquery
+ * refers to (narrowing it under the subquery once failed with index errors, and could have compared
+ * the wrong columns). The table is filled by single-row INSERTs, one data file each.
  */
 class CorrelatedSubqueryTest {
   @TempDir static Path lake;

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code COUNT(*)} counts a data file from its manifest entry when no delete applies to it and the
  * filter selects it whole, without opening it; a file with position or equality deletes, or that
- * the filter selects only in part, is read. Files are removed from disk to prove which were
- * opened: a query that opened a removed file would fail with 58030.
+ * the filter selects only in part, is read. Files are removed from disk to prove which were opened:
+ * a query that opened a removed file would fail with 58030.
  */
 class CountFromMetadataTest {
   private static final Schema SCHEMA =

@@ -37,10 +37,7 @@ class ExplainTest {
   static void writeEvents() {
     Table table =
         ReferenceWriter.create(
-            root.resolve("events"),
-            EVENTS,
-            PartitionSpec.builderFor(EVENTS).day("ts").build(),
-            2);
+            root.resolve("events"), EVENTS, PartitionSpec.builderFor(EVENTS).day("ts").build(), 2);
     List<DataFile> files = new ArrayList<>();
     for (int day = 1; day <= 3; day++) {
       List<Record> rows = new ArrayList<>();
@@ -93,7 +90,8 @@ class ExplainTest {
     try (Connection c = connect()) {
       List<String> lines =
           Sql.column(
-              c, "EXPLAIN ANALYZE SELECT id FROM events WHERE ts >= TIMESTAMP '2024-06-02 00:00:00'");
+              c,
+              "EXPLAIN ANALYZE SELECT id FROM events WHERE ts >= TIMESTAMP '2024-06-02 00:00:00'");
       String text = String.join("\n", lines);
       assertThat(text)
           .contains("LakeTableScan")

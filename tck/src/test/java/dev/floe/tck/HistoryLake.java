@@ -16,14 +16,15 @@ import org.apache.iceberg.types.Types;
 
 /**
  * A table with a past, written with Iceberg's own API: five snapshots on main with a position
- * delete, a schema change and an equality delete between them, a tag and a branch (with a commit
- * of its own) at the second snapshot.
+ * delete, a schema change and an equality delete between them, a tag and a branch (with a commit of
+ * its own) at the second snapshot.
  *
  * <ol>
  *   <li>s1: ids 0..9 appended, schema {@code (id, name)};
  *   <li>s2: ids 10..19 appended; tag {@code v1} and branch {@code audit} point here;
  *   <li>s3: a position delete of ids 0 and 1;
- *   <li>schema change (no snapshot): {@code name} renamed {@code label}, column {@code score} added;
+ *   <li>schema change (no snapshot): {@code name} renamed {@code label}, column {@code score}
+ *       added;
  *   <li>s4: ids 20..24 appended with scores;
  *   <li>s5: an equality delete of id 10;
  *   <li>branch {@code audit}: id 100 appended (main does not see it).
@@ -84,8 +85,7 @@ final class HistoryLake {
     pause();
     table = ReferenceWriter.load(folder);
     Schema key = table.schema().select("id");
-    ReferenceWriter.equalityDelete(
-        table, List.of("id"), List.of(ReferenceWriter.record(key, 10L)));
+    ReferenceWriter.equalityDelete(table, List.of("id"), List.of(ReferenceWriter.record(key, 10L)));
     ids[4] = current(folder);
     pause();
     table = ReferenceWriter.load(folder);

@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A table's snapshots, history, files, manifests, partitions, refs, properties, metadata log and
- * manifest entries as tables ({@code "t$snapshots"}), compared column by column with what
- * Iceberg's own metadata-table scan gives for the same table.
+ * manifest entries as tables ({@code "t$snapshots"}), compared column by column with what Iceberg's
+ * own metadata-table scan gives for the same table.
  */
 class MetadataTablesTest {
   @org.junit.jupiter.api.io.TempDir static Path root;
@@ -133,7 +133,8 @@ class MetadataTablesTest {
       case TIMESTAMP:
         {
           long micros = (Long) value;
-          return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L)
+          return Instant.ofEpochSecond(
+                  Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L)
               .toString();
         }
       case BINARY:
@@ -202,7 +203,9 @@ class MetadataTablesTest {
       case FIXED:
         // Inside a MAP, Floe gives Avatica's ByteString (README, Known limits), which prints as
         // lower-case hex.
-        return value instanceof byte[] ? HexFormat.of().formatHex((byte[]) value) : value.toString();
+        return value instanceof byte[]
+            ? HexFormat.of().formatHex((byte[]) value)
+            : value.toString();
       case STRING:
         return "'" + value + "'";
       default:

@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Filters pushed into Iceberg's scan planning return exactly the rows Iceberg's generic reader
  * returns for the same filter: on the partition column of each transform, with {@code =}, {@code
  * <>}, ranges, {@code IN}, {@code NOT IN}, {@code BETWEEN}, {@code LIKE 'prefix%'} and {@code IS
- * NULL}, and on a time column to the microsecond. The Iceberg filters are written with SQL's NULL semantics (a comparison with NULL is not
- * true), and {@code EXPLAIN} shows the filter on the scan.
+ * NULL}, and on a time column to the microsecond. The Iceberg filters are written with SQL's NULL
+ * semantics (a comparison with NULL is not true), and {@code EXPLAIN} shows the filter on the scan.
  */
 class PushdownConformanceTest {
   private static ReferenceLake lake;
@@ -204,9 +204,7 @@ class PushdownConformanceTest {
     ReferenceTable table = lake.table("part_identity");
     long snapshot = table.oracle().get().currentSnapshot().snapshotId();
     String plan = Sql.explain(connection, "SELECT id FROM part_identity WHERE s = 'banana2'");
-    assertThat(plan)
-        .contains("snapshot=[" + snapshot + "]")
-        .contains("filter=[s = 'banana2']");
+    assertThat(plan).contains("snapshot=[" + snapshot + "]").contains("filter=[s = 'banana2']");
   }
 
   @Test

@@ -28,9 +28,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Read-path promises that the reference tables alone do not show: unquoted names match
- * folders whatever their case, a statement sees a commit another writer made a moment ago, LIMIT
- * stops reading before later files, and files Floe writes use the table's compression codec.
+ * Read-path promises that the reference tables alone do not show: unquoted names match folders
+ * whatever their case, a statement sees a commit another writer made a moment ago, LIMIT stops
+ * reading before later files, and files Floe writes use the table's compression codec.
  */
 class ReadScopeTest {
   private static final Schema SCHEMA = ReferenceWriter.ID_NAME;

@@ -129,8 +129,8 @@ final class ReferenceLake {
 
   /**
    * The reference tables whose rows the conformance tests compare whole: all but {@code
-   * nested_times}, whose ROW/ARRAY/MAP values of times and timestamps TypeMappingTest checks
-   * value by value.
+   * nested_times}, whose ROW/ARRAY/MAP values of times and timestamps TypeMappingTest checks value
+   * by value.
    */
   List<ReferenceTable> wholeRowTables() {
     return tables().stream().filter(t -> !t.name().equals("nested_times")).toList();
@@ -415,8 +415,7 @@ final class ReferenceLake {
 
   private void nestedTimes(String name) {
     Path folder = root.resolve(name);
-    Table table =
-        ReferenceWriter.create(folder, NESTED_TIMES, PartitionSpec.unpartitioned(), 2);
+    Table table = ReferenceWriter.create(folder, NESTED_TIMES, PartitionSpec.unpartitioned(), 2);
     List<Record> rows = new ArrayList<>();
     for (int id = 0; id < NESTED_TIMESTAMPS.size(); id++) {
       LocalDateTime ts = NESTED_TIMESTAMPS.get(id);
@@ -439,7 +438,8 @@ final class ReferenceLake {
                       ts.atOffset(ZoneOffset.UTC),
                       ts.toLocalDate()))));
     }
-    rows.add(record(NESTED_TIMES, 99, record(MOMENTS, null, null, null, null), null, null, null, null));
+    rows.add(
+        record(NESTED_TIMES, 99, record(MOMENTS, null, null, null, null), null, null, null, null));
     append(table, rows);
     add(name, folder);
   }

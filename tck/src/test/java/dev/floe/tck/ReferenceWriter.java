@@ -49,7 +49,9 @@ final class ReferenceWriter {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "name", Types.StringType.get()));
 
-  /** Rows {@code (id, 'name <id>')} of {@link #ID_NAME} for ids {@code from} (incl.) to {@code to}. */
+  /**
+   * Rows {@code (id, 'name <id>')} of {@link #ID_NAME} for ids {@code from} (incl.) to {@code to}.
+   */
   static List<Record> idNameRows(long from, long to) {
     List<Record> rows = new ArrayList<>();
     for (long id = from; id < to; id++) {

@@ -142,7 +142,8 @@ class ShadedJarTest {
       s.execute(
           "CREATE TABLE sales.orders (id BIGINT, note VARCHAR COMMENT 'free text',"
               + " PRIMARY KEY (id)) PARTITIONED BY (bucket(4, id))");
-      assertThat(s.executeUpdate("INSERT INTO sales.orders VALUES (1, 'a'), (2, 'b')")).isEqualTo(2);
+      assertThat(s.executeUpdate("INSERT INTO sales.orders VALUES (1, 'a'), (2, 'b')"))
+          .isEqualTo(2);
       List<String> tables = new ArrayList<>();
       try (ResultSet rs = s.executeQuery("SHOW TABLES FROM sales")) {
         assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo("Table");
@@ -159,7 +160,8 @@ class ShadedJarTest {
         }
       }
       assertThat(described)
-          .containsExactly("id BIGINT | not null, primary key, partition key bucket(4)", "note VARCHAR | ");
+          .containsExactly(
+              "id BIGINT | not null, primary key, partition key bucket(4)", "note VARCHAR | ");
       String ddl;
       try (ResultSet rs = s.executeQuery("SHOW CREATE TABLE sales.orders")) {
         assertThat(rs.next()).isTrue();
@@ -175,7 +177,9 @@ class ShadedJarTest {
               SQLException.class,
               e -> {
                 assertThat(e.getSQLState()).isEqualTo("42000");
-                assertThat(e.getMessage()).contains("line 1, column 32").contains("expected one of");
+                assertThat(e.getMessage())
+                    .contains("line 1, column 32")
+                    .contains("expected one of");
               });
       assertThatThrownBy(() -> s.execute("SELECT * FROM sales.orders FOR VERSION AS OF 1"))
           .isInstanceOfSatisfying(

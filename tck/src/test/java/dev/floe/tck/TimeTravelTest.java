@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading a table as it was: at a time, at a snapshot id, at a tag or a branch, with the schema
- * and the deletes of that snapshot, anywhere a table can stand in a query.
+ * Reading a table as it was: at a time, at a snapshot id, at a tag or a branch, with the schema and
+ * the deletes of that snapshot, anywhere a table can stand in a query.
  */
 class TimeTravelTest {
   @TempDir static Path root;
@@ -91,8 +91,7 @@ class TimeTravelTest {
       assertThat(ids(c, q + at(lake.s4) + " ORDER BY id")).isEqualTo(range(2, 25));
       // One millisecond before s4 is still s3.
       Instant beforeS4 = lake.committedAt(lake.s4).minusMillis(1);
-      assertThat(ids(c, q + HistoryLake.timestampLiteral(beforeS4, ZoneOffset.UTC)))
-          .hasSize(18);
+      assertThat(ids(c, q + HistoryLake.timestampLiteral(beforeS4, ZoneOffset.UTC))).hasSize(18);
       List<Long> now = range(2, 25);
       now.remove(Long.valueOf(10));
       assertThat(ids(c, q + at(lake.s5) + " ORDER BY id")).isEqualTo(now);
@@ -153,7 +152,9 @@ class TimeTravelTest {
       try (Statement s = c.createStatement();
           ResultSet rs =
               s.executeQuery(
-                  "SELECT name FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s2) + " WHERE id = 12")) {
+                  "SELECT name FROM hist FOR SYSTEM_TIME AS OF "
+                      + at(lake.s2)
+                      + " WHERE id = 12")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString(1)).isEqualTo("name 12");
       }
@@ -194,10 +195,7 @@ class TimeTravelTest {
       assertThat(ids(c, "SELECT hist.id FROM " + old + " WHERE hist.id < 3 ORDER BY 1"))
           .containsExactly(0L, 1L, 2L);
       // A subquery: rows added after s1.
-      assertThat(
-              ids(
-                  c,
-                  "SELECT count(*) FROM hist WHERE id NOT IN (SELECT id FROM " + old + ")"))
+      assertThat(ids(c, "SELECT count(*) FROM hist WHERE id NOT IN (SELECT id FROM " + old + ")"))
           .containsExactly(14L);
     }
   }
@@ -205,7 +203,8 @@ class TimeTravelTest {
   @Test
   void insertSelectAndCreateTableAsSelectReadThePast() throws Exception {
     try (Connection c = DriverManager.getConnection(lake.url)) {
-      Sql.update(c, "CREATE TABLE copy_s2 AS SELECT * FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s2));
+      Sql.update(
+          c, "CREATE TABLE copy_s2 AS SELECT * FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s2));
       assertThat(columns(c, "SELECT * FROM copy_s2")).containsExactly("id", "name");
       assertThat(ids(c, "SELECT count(*) FROM copy_s2")).containsExactly(20L);
       int inserted =
@@ -228,8 +227,7 @@ class TimeTravelTest {
       assertThat(ids(c, "SELECT count(*) FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s3)))
           .containsExactly(18L);
       Sql.update(
-          c,
-          "INSERT INTO txn_target SELECT id FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s1));
+          c, "INSERT INTO txn_target SELECT id FROM hist FOR SYSTEM_TIME AS OF " + at(lake.s1));
       assertThat(ids(c, "SELECT count(*) FROM txn_target")).containsExactly(10L);
       assertThat(ids(c, "SELECT count(*) FROM hist")).containsExactly(22L);
       c.commit();

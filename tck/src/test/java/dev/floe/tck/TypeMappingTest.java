@@ -25,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The SQL types and {@code getObject} classes of the README's type table for columns of Iceberg tables written by
- * Iceberg's own Java API, including the JDBC getters that must not shift old dates or drop
- * microseconds, and access into nested values.
+ * The SQL types and {@code getObject} classes of the README's type table for columns of Iceberg
+ * tables written by Iceberg's own Java API, including the JDBC getters that must not shift old
+ * dates or drop microseconds, and access into nested values.
  */
 class TypeMappingTest {
   private static Connection connection;
@@ -282,7 +282,8 @@ class TypeMappingTest {
         assertThat(((java.sql.Time) st[0]).getTime()).isEqualTo(millisOfDay(ts));
         assertThat(((Timestamp) st[1]).toLocalDateTime()).isEqualTo(ts);
         assertThat(((Timestamp) st[1]).getNanos()).isEqualTo(ts.getNano());
-        assertThat(((Timestamp) st[2]).toInstant()).isEqualTo(ts.toInstant(java.time.ZoneOffset.UTC));
+        assertThat(((Timestamp) st[2]).toInstant())
+            .isEqualTo(ts.toInstant(java.time.ZoneOffset.UTC));
         assertThat(((java.sql.Date) st[3]).toLocalDate()).isEqualTo(ts.toLocalDate());
         Object[] tss = (Object[]) rs.getArray(2).getArray();
         assertThat(tss).hasSize(3);

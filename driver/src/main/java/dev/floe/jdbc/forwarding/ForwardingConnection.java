@@ -1,6 +1,7 @@
 package dev.floe.jdbc.forwarding;
 
 import dev.floe.error.SqlErrors;
+
 /**
  * A {@link java.sql.Connection} that forwards every call; Floe overrides what it must own.
  *
@@ -33,7 +34,8 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0));
   }
 
@@ -128,22 +130,26 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0, p1, p2));
   }
 
   @Override
-  public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2) throws java.sql.SQLException {
+  public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareCall(p0, p1, p2));
   }
 
   @Override
-  public java.util.Map<java.lang.String, java.lang.Class<?>> getTypeMap() throws java.sql.SQLException {
+  public java.util.Map<java.lang.String, java.lang.Class<?>> getTypeMap()
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTypeMap());
   }
 
   @Override
-  public void setTypeMap(java.util.Map<java.lang.String, java.lang.Class<?>> p0) throws java.sql.SQLException {
+  public void setTypeMap(java.util.Map<java.lang.String, java.lang.Class<?>> p0)
+      throws java.sql.SQLException {
     SqlErrors.run(() -> open().setTypeMap(p0));
   }
 
@@ -183,27 +189,32 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2, int p3) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1, int p2, int p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2, int p3) throws java.sql.SQLException {
+  public java.sql.CallableStatement prepareCall(java.lang.String p0, int p1, int p2, int p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareCall(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0, p1));
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int[] p1) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, int[] p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0, p1));
   }
 
   @Override
-  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, java.lang.String[] p1) throws java.sql.SQLException {
+  public java.sql.PreparedStatement prepareStatement(java.lang.String p0, java.lang.String[] p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().prepareStatement(p0, p1));
   }
 
@@ -233,7 +244,8 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public void setClientInfo(java.lang.String p0, java.lang.String p1) throws java.sql.SQLClientInfoException {
+  public void setClientInfo(java.lang.String p0, java.lang.String p1)
+      throws java.sql.SQLClientInfoException {
     delegate().setClientInfo(p0, p1);
   }
 
@@ -253,12 +265,14 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public java.sql.Array createArrayOf(java.lang.String p0, java.lang.Object[] p1) throws java.sql.SQLException {
+  public java.sql.Array createArrayOf(java.lang.String p0, java.lang.Object[] p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().createArrayOf(p0, p1));
   }
 
   @Override
-  public java.sql.Struct createStruct(java.lang.String p0, java.lang.Object[] p1) throws java.sql.SQLException {
+  public java.sql.Struct createStruct(java.lang.String p0, java.lang.Object[] p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().createStruct(p0, p1));
   }
 
@@ -278,7 +292,8 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   }
 
   @Override
-  public void setNetworkTimeout(java.util.concurrent.Executor p0, int p1) throws java.sql.SQLException {
+  public void setNetworkTimeout(java.util.concurrent.Executor p0, int p1)
+      throws java.sql.SQLException {
     SqlErrors.run(() -> open().setNetworkTimeout(p0, p1));
   }
 
@@ -299,5 +314,4 @@ public abstract class ForwardingConnection implements java.sql.Connection {
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
     return iface.isInstance(this) || open().isWrapperFor(iface);
   }
-
 }

@@ -1,6 +1,7 @@
 package dev.floe.jdbc.forwarding;
 
 import dev.floe.error.SqlErrors;
+
 /**
  * A {@link java.sql.DatabaseMetaData} that forwards every call; Floe overrides what it must own.
  *
@@ -598,7 +599,8 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public boolean supportsDataDefinitionAndDataManipulationTransactions() throws java.sql.SQLException {
+  public boolean supportsDataDefinitionAndDataManipulationTransactions()
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().supportsDataDefinitionAndDataManipulationTransactions());
   }
 
@@ -618,17 +620,22 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getProcedures(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getProcedures(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getProcedures(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getProcedureColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getProcedureColumns(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getProcedureColumns(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.ResultSet getTables(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String[] p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getTables(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String[] p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTables(p0, p1, p2, p3));
   }
 
@@ -648,47 +655,65 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getColumns(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getColumns(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.ResultSet getColumnPrivileges(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getColumnPrivileges(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getColumnPrivileges(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.ResultSet getTablePrivileges(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getTablePrivileges(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTablePrivileges(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getBestRowIdentifier(java.lang.String p0, java.lang.String p1, java.lang.String p2, int p3, boolean p4) throws java.sql.SQLException {
+  public java.sql.ResultSet getBestRowIdentifier(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, int p3, boolean p4)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getBestRowIdentifier(p0, p1, p2, p3, p4));
   }
 
   @Override
-  public java.sql.ResultSet getVersionColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getVersionColumns(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getVersionColumns(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getPrimaryKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getPrimaryKeys(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getPrimaryKeys(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getImportedKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getImportedKeys(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getImportedKeys(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getExportedKeys(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getExportedKeys(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getExportedKeys(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getCrossReference(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3, java.lang.String p4, java.lang.String p5) throws java.sql.SQLException {
+  public java.sql.ResultSet getCrossReference(
+      java.lang.String p0,
+      java.lang.String p1,
+      java.lang.String p2,
+      java.lang.String p3,
+      java.lang.String p4,
+      java.lang.String p5)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getCrossReference(p0, p1, p2, p3, p4, p5));
   }
 
@@ -698,7 +723,9 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getIndexInfo(java.lang.String p0, java.lang.String p1, java.lang.String p2, boolean p3, boolean p4) throws java.sql.SQLException {
+  public java.sql.ResultSet getIndexInfo(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, boolean p3, boolean p4)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getIndexInfo(p0, p1, p2, p3, p4));
   }
 
@@ -763,7 +790,9 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getUDTs(java.lang.String p0, java.lang.String p1, java.lang.String p2, int[] p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getUDTs(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, int[] p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getUDTs(p0, p1, p2, p3));
   }
 
@@ -793,17 +822,21 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getSuperTypes(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getSuperTypes(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getSuperTypes(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getSuperTables(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getSuperTables(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getSuperTables(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getAttributes(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getAttributes(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getAttributes(p0, p1, p2, p3));
   }
 
@@ -858,7 +891,8 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getSchemas(java.lang.String p0, java.lang.String p1) throws java.sql.SQLException {
+  public java.sql.ResultSet getSchemas(java.lang.String p0, java.lang.String p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getSchemas(p0, p1));
   }
 
@@ -878,17 +912,22 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   }
 
   @Override
-  public java.sql.ResultSet getFunctions(java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
+  public java.sql.ResultSet getFunctions(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2) throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getFunctions(p0, p1, p2));
   }
 
   @Override
-  public java.sql.ResultSet getFunctionColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getFunctionColumns(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getFunctionColumns(p0, p1, p2, p3));
   }
 
   @Override
-  public java.sql.ResultSet getPseudoColumns(java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3) throws java.sql.SQLException {
+  public java.sql.ResultSet getPseudoColumns(
+      java.lang.String p0, java.lang.String p1, java.lang.String p2, java.lang.String p3)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getPseudoColumns(p0, p1, p2, p3));
   }
 
@@ -909,5 +948,4 @@ public abstract class ForwardingDatabaseMetaData implements java.sql.DatabaseMet
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
     return iface.isInstance(this) || open().isWrapperFor(iface);
   }
-
 }

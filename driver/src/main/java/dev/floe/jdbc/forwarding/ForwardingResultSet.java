@@ -1,6 +1,7 @@
 package dev.floe.jdbc.forwarding;
 
 import dev.floe.error.SqlErrors;
+
 /**
  * A {@link java.sql.ResultSet} that forwards every call; Floe overrides what it must own.
  *
@@ -195,7 +196,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public java.math.BigDecimal getBigDecimal(java.lang.String p0, int p1) throws java.sql.SQLException {
+  public java.math.BigDecimal getBigDecimal(java.lang.String p0, int p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getBigDecimal(p0, p1));
   }
 
@@ -465,17 +467,20 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateAsciiStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
+  public void updateAsciiStream(int p0, java.io.InputStream p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateBinaryStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
+  public void updateBinaryStream(int p0, java.io.InputStream p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateCharacterStream(int p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
+  public void updateCharacterStream(int p0, java.io.Reader p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -530,7 +535,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateBigDecimal(java.lang.String p0, java.math.BigDecimal p1) throws java.sql.SQLException {
+  public void updateBigDecimal(java.lang.String p0, java.math.BigDecimal p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -555,27 +561,32 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateTimestamp(java.lang.String p0, java.sql.Timestamp p1) throws java.sql.SQLException {
+  public void updateTimestamp(java.lang.String p0, java.sql.Timestamp p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
+  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
+  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
+  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateObject(java.lang.String p0, java.lang.Object p1, int p2) throws java.sql.SQLException {
+  public void updateObject(java.lang.String p0, java.lang.Object p1, int p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -625,7 +636,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public java.lang.Object getObject(int p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1) throws java.sql.SQLException {
+  public java.lang.Object getObject(int p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getObject(p0, p1));
   }
 
@@ -650,7 +662,9 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public java.lang.Object getObject(java.lang.String p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1) throws java.sql.SQLException {
+  public java.lang.Object getObject(
+      java.lang.String p0, java.util.Map<java.lang.String, java.lang.Class<?>> p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getObject(p0, p1));
   }
 
@@ -680,7 +694,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public java.sql.Date getDate(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
+  public java.sql.Date getDate(java.lang.String p0, java.util.Calendar p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getDate(p0, p1));
   }
 
@@ -690,17 +705,20 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public java.sql.Time getTime(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
+  public java.sql.Time getTime(java.lang.String p0, java.util.Calendar p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTime(p0, p1));
   }
 
   @Override
-  public java.sql.Timestamp getTimestamp(int p0, java.util.Calendar p1) throws java.sql.SQLException {
+  public java.sql.Timestamp getTimestamp(int p0, java.util.Calendar p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTimestamp(p0, p1));
   }
 
   @Override
-  public java.sql.Timestamp getTimestamp(java.lang.String p0, java.util.Calendar p1) throws java.sql.SQLException {
+  public java.sql.Timestamp getTimestamp(java.lang.String p0, java.util.Calendar p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().getTimestamp(p0, p1));
   }
 
@@ -855,42 +873,50 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateNCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateNCharacterStream(int p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateAsciiStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
+  public void updateAsciiStream(int p0, java.io.InputStream p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateBinaryStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
+  public void updateBinaryStream(int p0, java.io.InputStream p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateCharacterStream(int p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
+  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
+  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -900,7 +926,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateBlob(java.lang.String p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
+  public void updateBlob(java.lang.String p0, java.io.InputStream p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -910,7 +937,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateClob(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateClob(java.lang.String p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -920,7 +948,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateNClob(java.lang.String p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
+  public void updateNClob(java.lang.String p0, java.io.Reader p1, long p2)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -930,7 +959,8 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
+  public void updateNCharacterStream(java.lang.String p0, java.io.Reader p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -950,17 +980,20 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   }
 
   @Override
-  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1) throws java.sql.SQLException {
+  public void updateAsciiStream(java.lang.String p0, java.io.InputStream p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1) throws java.sql.SQLException {
+  public void updateBinaryStream(java.lang.String p0, java.io.InputStream p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
   @Override
-  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1) throws java.sql.SQLException {
+  public void updateCharacterStream(java.lang.String p0, java.io.Reader p1)
+      throws java.sql.SQLException {
     throw readOnly();
   }
 
@@ -1016,5 +1049,4 @@ public abstract class ForwardingResultSet implements java.sql.ResultSet {
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
     return iface.isInstance(this) || open().isWrapperFor(iface);
   }
-
 }

@@ -1,6 +1,7 @@
 package dev.floe.jdbc.forwarding;
 
 import dev.floe.error.SqlErrors;
+
 /**
  * A {@link java.sql.Statement} that forwards every call; Floe overrides what it must own.
  *
@@ -188,7 +189,8 @@ public abstract class ForwardingStatement implements java.sql.Statement {
   }
 
   @Override
-  public int executeUpdate(java.lang.String p0, java.lang.String[] p1) throws java.sql.SQLException {
+  public int executeUpdate(java.lang.String p0, java.lang.String[] p1)
+      throws java.sql.SQLException {
     return SqlErrors.call(() -> open().executeUpdate(p0, p1));
   }
 
@@ -249,5 +251,4 @@ public abstract class ForwardingStatement implements java.sql.Statement {
   public boolean isWrapperFor(Class<?> iface) throws java.sql.SQLException {
     return iface.isInstance(this) || open().isWrapperFor(iface);
   }
-
 }

@@ -250,8 +250,7 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
       return false;
     }
     RelDataTypeFactory types = new JavaTypeFactoryImpl();
-    return SqlTypeUtil.canCastFrom(
-        types.createSqlType(to), types.createSqlType(from), true);
+    return SqlTypeUtil.canCastFrom(types.createSqlType(to), types.createSqlType(from), true);
   }
 
   // ---- SQL ------------------------------------------------------------------------------

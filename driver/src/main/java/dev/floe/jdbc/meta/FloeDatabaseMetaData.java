@@ -13,9 +13,9 @@ import java.util.TreeMap;
  * Floe's database metadata, answered by Floe: what the lake holds ({@link MetadataCatalog}: no
  * catalogs, the schemas of {@link LakeSchemas}, tables of type TABLE, columns, primary keys from
  * Iceberg identifier fields; empty foreign keys, indexes, procedures and functions, which Iceberg
- * tables do not have), the types of the README's type table ({@link MetadataTypes}), what Floe is, and (in
- * {@link DialectMetaData}) what Floe's SQL does. Every call on a closed connection fails with
- * 08003.
+ * tables do not have), the types of the README's type table ({@link MetadataTypes}), what Floe is,
+ * and (in {@link DialectMetaData}) what Floe's SQL does. Every call on a closed connection fails
+ * with 08003.
  */
 public final class FloeDatabaseMetaData extends DialectMetaData {
   /** The one table type of Floe. */
@@ -186,8 +186,8 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
 
   /** No table hierarchies: an empty result. */
   @Override
-  public ResultSet getSuperTables(
-      String catalogName, String schemaPattern, String tableNamePattern) throws SQLException {
+  public ResultSet getSuperTables(String catalogName, String schemaPattern, String tableNamePattern)
+      throws SQLException {
     return empty(MetadataResults.SUPER_TABLES);
   }
 

@@ -1,18 +1,18 @@
 package dev.floe.jdbc.meta;
 
-import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.spi.LakeCatalog;
+import dev.floe.planner.spi.TableNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * How JDBC names the schemas of a lake (ARCHITECTURE.md, "Naming"). The root folder is the schema {@code main}; a
- * folder below it that holds tables is named by its path from the root, joined with dots: {@code
- * sales} for {@code <root>/sales}, {@code sales.eu} for {@code <root>/sales/eu}. That is how SQL
- * reaches its tables ({@code sales.eu.orders}), and the quoted form clients generate from
- * metadata ({@code "sales.eu".orders}) resolves to the same folder. Folders that hold tables only
- * further down are part of a path, not schemas of their own.
+ * How JDBC names the schemas of a lake (ARCHITECTURE.md, "Naming"). The root folder is the schema
+ * {@code main}; a folder below it that holds tables is named by its path from the root, joined with
+ * dots: {@code sales} for {@code <root>/sales}, {@code sales.eu} for {@code <root>/sales/eu}. That
+ * is how SQL reaches its tables ({@code sales.eu.orders}), and the quoted form clients generate
+ * from metadata ({@code "sales.eu".orders}) resolves to the same folder. Folders that hold tables
+ * only further down are part of a path, not schemas of their own.
  */
 public final class LakeSchemas {
   /** The name of the root folder's schema. */
@@ -47,8 +47,8 @@ public final class LakeSchemas {
   }
 
   /**
-   * The path of the schema with a JDBC name ({@code sales.eu}), resolved by the one resolver as
-   * a quoted name would be when the exact name exists, else as an unquoted one; null if none.
+   * The path of the schema with a JDBC name ({@code sales.eu}), resolved by the one resolver as a
+   * quoted name would be when the exact name exists, else as an unquoted one; null if none.
    */
   public static List<String> resolve(LakeCatalog catalog, String name) {
     TableNames names = new TableNames(catalog);

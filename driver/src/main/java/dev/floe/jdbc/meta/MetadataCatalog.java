@@ -1,11 +1,10 @@
 package dev.floe.jdbc.meta;
 
-import dev.floe.planner.scan.MetadataScan;
-
 import dev.floe.config.ContextLoader;
-import dev.floe.error.SqlErrors;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.error.SqlErrors;
+import dev.floe.planner.scan.MetadataScan;
 import dev.floe.planner.spi.LakeCatalog;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -20,8 +19,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * The lake as JDBC metadata sees it: schemas ({@link LakeSchemas}), tables, their columns from the
- * Iceberg schema (types as the planner maps them, nullability from required/optional, remarks
- * from column docs) and primary keys from Iceberg's identifier fields. Everything is read from the
+ * Iceberg schema (types as the planner maps them, nullability from required/optional, remarks from
+ * column docs) and primary keys from Iceberg's identifier fields. Everything is read from the
  * folders at each call, so tables other processes create show up at once.
  */
 final class MetadataCatalog {
@@ -192,15 +191,16 @@ final class MetadataCatalog {
       List<String> byName = new ArrayList<>(key);
       byName.sort(Comparator.naturalOrder());
       for (String column : byName) {
-        rows.add(null, ref.schemaName(), ref.name(), column, (short) (key.indexOf(column) + 1), null);
+        rows.add(
+            null, ref.schemaName(), ref.name(), column, (short) (key.indexOf(column) + 1), null);
       }
     }
     return MetadataResults.of(connection, rows);
   }
 
   /**
-   * The tables whose schema name matches and whose name matches the pattern (null: all), ordered
-   * by schema and name. A catalog other than null or "" matches nothing: Floe has no catalogs.
+   * The tables whose schema name matches and whose name matches the pattern (null: all), ordered by
+   * schema and name. A catalog other than null or "" matches nothing: Floe has no catalogs.
    */
   List<TableRef> find(String catalog, MetadataPattern schemas, String tablePattern)
       throws SQLException {

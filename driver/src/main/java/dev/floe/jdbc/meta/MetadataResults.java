@@ -1,8 +1,8 @@
 package dev.floe.jdbc.meta;
 
+import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
-import dev.floe.error.FloeError;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

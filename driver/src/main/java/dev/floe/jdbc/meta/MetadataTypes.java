@@ -12,20 +12,15 @@ import org.apache.iceberg.types.Types;
 
 /**
  * How Floe names and sizes SQL types in metadata, one answer for {@code getColumns}, {@code
- * getTypeInfo} and {@code ResultSetMetaData} (the README's type table). Type names are the spellings Floe's
- * CREATE TABLE accepts, so a DDL written from metadata (as DBeaver's DDL tab does) creates the same
- * table; sizes follow JDBC: digits for numbers, characters for text and for the text form of dates
- * and times, bytes for binary.
+ * getTypeInfo} and {@code ResultSetMetaData} (the README's type table). Type names are the
+ * spellings Floe's CREATE TABLE accepts, so a DDL written from metadata (as DBeaver's DDL tab does)
+ * creates the same table; sizes follow JDBC: digits for numbers, characters for text and for the
+ * text form of dates and times, bytes for binary.
  */
 public final class MetadataTypes {
   /** What metadata says about one SQL type. Null sizes mean "not applicable". */
   public record Description(
-      int jdbcType,
-      String name,
-      Integer size,
-      Integer digits,
-      Integer radix,
-      Integer octets) {}
+      int jdbcType, String name, Integer size, Integer digits, Integer radix, Integer octets) {}
 
   /** Unbounded text and binary report the largest size JDBC can express. */
   public static final int UNBOUNDED = Integer.MAX_VALUE;
@@ -70,8 +65,8 @@ public final class MetadataTypes {
   }
 
   /**
-   * The description of a result column that does not come straight from a table, from what
-   * Calcite reports: scalars exactly; arrays, maps and structs by their kind only.
+   * The description of a result column that does not come straight from a table, from what Calcite
+   * reports: scalars exactly; arrays, maps and structs by their kind only.
    */
   public static Description ofResult(int jdbcType, String calciteName, int precision, int scale) {
     if (jdbcType == java.sql.Types.ARRAY) {
@@ -116,7 +111,8 @@ public final class MetadataTypes {
       case DATE:
         return new Description(java.sql.Types.DATE, "DATE", 10, null, null, null);
       case TIME:
-        return new Description(java.sql.Types.TIME, "TIME", timeSize(8, precision), precision, null, null);
+        return new Description(
+            java.sql.Types.TIME, "TIME", timeSize(8, precision), precision, null, null);
       case TIMESTAMP:
         return new Description(
             java.sql.Types.TIMESTAMP, "TIMESTAMP", timeSize(19, precision), precision, null, null);
@@ -134,7 +130,12 @@ public final class MetadataTypes {
         {
           int size = precision > 0 ? precision : UNBOUNDED;
           return new Description(
-              java.sql.Types.VARCHAR, "VARCHAR", size, null, null, precision > 0 ? 4 * precision : UNBOUNDED);
+              java.sql.Types.VARCHAR,
+              "VARCHAR",
+              size,
+              null,
+              null,
+              precision > 0 ? 4 * precision : UNBOUNDED);
         }
       case UUID:
         return new Description(java.sql.Types.OTHER, "UUID", 36, null, null, null);
@@ -170,7 +171,17 @@ public final class MetadataTypes {
     type(rows, "BOOLEAN", java.sql.Types.BOOLEAN, 1, null, null, null, 0, 0, null);
     type(rows, "DATE", java.sql.Types.DATE, 10, "DATE '", "'", null, 0, 0, null);
     type(rows, "TIME", java.sql.Types.TIME, 15, "TIME '", "'", null, 6, 6, null);
-    type(rows, "TIMESTAMP", java.sql.Types.TIMESTAMP, 29, "TIMESTAMP '", "'", "precision", 6, 9, null);
+    type(
+        rows,
+        "TIMESTAMP",
+        java.sql.Types.TIMESTAMP,
+        29,
+        "TIMESTAMP '",
+        "'",
+        "precision",
+        6,
+        9,
+        null);
     type(
         rows,
         "TIMESTAMP WITH LOCAL TIME ZONE",

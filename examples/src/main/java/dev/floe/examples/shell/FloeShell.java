@@ -153,8 +153,8 @@ public final class FloeShell {
   }
 
   /**
-   * What to say when a local lake folder does not exist and the URL does not ask to create it:
-   * how to create it; null when there is nothing to say.
+   * What to say when a local lake folder does not exist and the URL does not ask to create it: how
+   * to create it; null when there is nothing to say.
    */
   static String missingFolder(String url, String location) {
     if (!url.startsWith("jdbc:floe:") || url.matches("(?is).*[?&]create=true(&.*)?")) {

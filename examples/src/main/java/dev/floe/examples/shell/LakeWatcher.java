@@ -348,8 +348,8 @@ final class LakeWatcher {
 
   /**
    * Rows added and removed, from a snapshot's summary: rows in added data files, and rows in
-   * removed data files or marked deleted (position deletes, deletion vectors, equality deletes).
-   * A copy-on-write rewrite counts the rows it carried over both ways.
+   * removed data files or marked deleted (position deletes, deletion vectors, equality deletes). A
+   * copy-on-write rewrite counts the rows it carried over both ways.
    */
   private static String rows(Map<String, String> summary) {
     long added = number(summary, "added-records");

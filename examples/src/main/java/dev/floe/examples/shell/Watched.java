@@ -84,8 +84,8 @@ final class Watched {
 
   /**
    * A result set whose dates, times and timestamps {@code getObject(int)} gives as {@code
-   * getString} text: sqlline prints {@code getObject(i).toString()}, and a {@code java.sql.Time}
-   * or {@code Timestamp} cuts the digits below the millisecond that Floe's text keeps.
+   * getString} text: sqlline prints {@code getObject(i).toString()}, and a {@code java.sql.Time} or
+   * {@code Timestamp} cuts the digits below the millisecond that Floe's text keeps.
    */
   static ResultSet shown(ResultSet rs) {
     return (ResultSet)

@@ -232,8 +232,9 @@ class FloeShellTest {
 
     assertThat(run.status).as(run.err).isZero();
     assertThat(run.out)
-        .containsPattern("\\| NULL +\\| NULL +\\| 2024-01-01 09:15:30.123456 +\\| 2024-01-01 08:00:00 +\\|"
-            + " 08:00:00 +\\|")
+        .containsPattern(
+            "\\| NULL +\\| NULL +\\| 2024-01-01 09:15:30.123456 +\\| 2024-01-01 08:00:00 +\\|"
+                + " 08:00:00 +\\|")
         .doesNotContain("08:00:00.0");
   }
 

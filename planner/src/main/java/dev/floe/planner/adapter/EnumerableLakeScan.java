@@ -34,7 +34,10 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
   public static final RelOptRule RULE =
       ConverterRule.Config.INSTANCE
           .withConversion(
-              LakeTableScan.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableLakeScanRule")
+              LakeTableScan.class,
+              Convention.NONE,
+              EnumerableConvention.INSTANCE,
+              "EnumerableLakeScanRule")
           .withRuleFactory(ToEnumerable::new)
           .toRule(ToEnumerable.class);
 

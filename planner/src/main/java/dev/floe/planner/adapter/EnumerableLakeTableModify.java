@@ -1,8 +1,8 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
-import dev.floe.error.FloeError;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;

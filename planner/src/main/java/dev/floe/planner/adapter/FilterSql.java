@@ -211,8 +211,13 @@ final class FilterSql {
 
   /** {@code HH:mm:ss} and as many fractional digits as the value has. */
   private static String time(LocalTime time) {
-    String text = String.format(
-        java.util.Locale.ROOT, "%02d:%02d:%02d", time.getHour(), time.getMinute(), time.getSecond());
+    String text =
+        String.format(
+            java.util.Locale.ROOT,
+            "%02d:%02d:%02d",
+            time.getHour(),
+            time.getMinute(),
+            time.getSecond());
     int nanos = time.getNano();
     if (nanos == 0) {
       return text;

@@ -7,8 +7,8 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * Lets a scan stop reading once it has produced the rows an unordered {@code LIMIT} directly
- * above it needs; the limit itself stays in the plan.
+ * Lets a scan stop reading once it has produced the rows an unordered {@code LIMIT} directly above
+ * it needs; the limit itself stays in the plan.
  */
 public final class LakeLimitScanRule extends RelRule<LakeRuleConfig> {
   static final LakeLimitScanRule DEFAULT =
@@ -17,7 +17,10 @@ public final class LakeLimitScanRule extends RelRule<LakeRuleConfig> {
               "LakeLimitScanRule",
               b0 ->
                   b0.operand(Sort.class)
-                      .predicate(sort -> sort.fetch != null && sort.getCollation().getFieldCollations().isEmpty())
+                      .predicate(
+                          sort ->
+                              sort.fetch != null
+                                  && sort.getCollation().getFieldCollations().isEmpty())
                       .oneInput(
                           b1 ->
                               b1.operand(LakeTableScan.class)

@@ -50,6 +50,10 @@ public final class LakeMetadataTable extends AbstractTable implements Translatab
 
   @Override
   public String toString() {
-    return "LakeMetadataTable(" + String.join(".", spec.path()) + "$" + spec.kind().tableName() + ")";
+    return "LakeMetadataTable("
+        + String.join(".", spec.path())
+        + "$"
+        + spec.kind().tableName()
+        + ")";
   }
 }

@@ -13,14 +13,14 @@ import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.mapping.Mappings;
 
 /**
- * Narrows a {@link LakeTableScan} to the columns the project above it uses, so only those are
- * read from Parquet.
+ * Narrows a {@link LakeTableScan} to the columns the project above it uses, so only those are read
+ * from Parquet.
  *
- * <p>A project holding a subquery is left alone: a correlated subquery reads the scan's row
- * through its correlation variable, by field position, which the project's input references do
- * not show; narrowing the scan under it would leave those positions pointing at other columns or
- * past the row's end. Calcite's field trimmer remaps such variables when it narrows the scan, and
- * once subqueries are turned into joins this rule applies to the projects that remain.
+ * <p>A project holding a subquery is left alone: a correlated subquery reads the scan's row through
+ * its correlation variable, by field position, which the project's input references do not show;
+ * narrowing the scan under it would leave those positions pointing at other columns or past the
+ * row's end. Calcite's field trimmer remaps such variables when it narrows the scan, and once
+ * subqueries are turned into joins this rule applies to the projects that remain.
  */
 public final class LakeProjectScanRule extends RelRule<LakeRuleConfig> {
   static final LakeProjectScanRule DEFAULT =

@@ -2,7 +2,6 @@ package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.scan.MetadataScan;
-
 import dev.floe.planner.spi.LakeSession;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +18,9 @@ import org.apache.calcite.schema.lookup.Named;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A folder under the lake root seen as a SQL schema: its table folders are tables, its folders
- * that hold tables further down are sub-schemas. Every lookup lists the folder again, so tables
- * created by other processes show up at once.
+ * A folder under the lake root seen as a SQL schema: its table folders are tables, its folders that
+ * hold tables further down are sub-schemas. Every lookup lists the folder again, so tables created
+ * by other processes show up at once.
  *
  * <p>A nested folder can also be named by its path joined with dots, as JDBC metadata names its
  * schema: {@code "sales.eu".orders} is {@code sales.eu.orders} unless a folder is literally named
@@ -57,12 +56,12 @@ public final class LakeSchema extends AbstractSchema {
   }
 
   /**
-   * The table a name that is not a folder stands for: a metadata table ({@code orders$files}) or
-   * a table at a past version ({@link TableReference}), its table's folder matched exactly, as
-   * {@link SqlNames} wrote it; null if there is none. Such tables are never listed.
+   * The table a name that is not a folder stands for: a metadata table ({@code orders$files}) or a
+   * table at a past version ({@link TableReference}), its table's folder matched exactly, as {@link
+   * SqlNames} wrote it; null if there is none. Such tables are never listed.
    *
-   * @throws dev.floe.error.FloeException METADATA_TABLE_NOT_FOUND for an unknown metadata table
-   *     of an existing table
+   * @throws dev.floe.error.FloeException METADATA_TABLE_NOT_FOUND for an unknown metadata table of
+   *     an existing table
    */
   private @Nullable Named<Table> special(String name) {
     TableReference reference = TableReference.parse(name);
@@ -83,9 +82,9 @@ public final class LakeSchema extends AbstractSchema {
   }
 
   /**
-   * The sub-schemas: the folders holding tables below this one; at the root also every deeper
-   * one by its dotted name, because Calcite snapshots a schema's names for each statement and
-   * finds only names it has listed.
+   * The sub-schemas: the folders holding tables below this one; at the root also every deeper one
+   * by its dotted name, because Calcite snapshots a schema's names for each statement and finds
+   * only names it has listed.
    */
   @Override
   public Lookup<? extends Schema> subSchemas() {
@@ -114,8 +113,8 @@ public final class LakeSchema extends AbstractSchema {
   }
 
   /**
-   * The nested schema a dotted name stands for ({@code sales.eu}: the folder {@code sales/eu}
-   * under this one), each part matched exactly; null if there is none.
+   * The nested schema a dotted name stands for ({@code sales.eu}: the folder {@code sales/eu} under
+   * this one), each part matched exactly; null if there is none.
    */
   private @Nullable Named<LakeSchema> dotted(String name) {
     if (name.indexOf('.') < 0) {

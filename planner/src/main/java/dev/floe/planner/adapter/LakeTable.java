@@ -5,7 +5,6 @@ import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import dev.floe.planner.type.LakeTypes;
-import dev.floe.error.FloeError;
 import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.List;
@@ -28,16 +27,16 @@ import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.TranslatableTable;
-import org.apache.iceberg.Schema;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * One Iceberg table as a SQL table. Its row type is the schema of the snapshot pinned for the
- * statement, or of the past version a time travel names (a table at a version is read-only);
- * scans become {@link LakeTableScan}, changes {@link LakeTableModify}.
+ * statement, or of the past version a time travel names (a table at a version is read-only); scans
+ * become {@link LakeTableScan}, changes {@link LakeTableModify}.
  */
 public final class LakeTable extends AbstractQueryableTable
     implements TranslatableTable, ModifiableTable, ExtensibleTable {
@@ -85,9 +84,9 @@ public final class LakeTable extends AbstractQueryableTable
   }
 
   /**
-   * The table with its rows' data file and position as two more columns: {@code t EXTEND
-   * ("_file" VARCHAR, "_pos" BIGINT)}, Iceberg's metadata columns of those names. MERGE reads its
-   * target so, to know which rows it changes; no other columns can be added.
+   * The table with its rows' data file and position as two more columns: {@code t EXTEND ("_file"
+   * VARCHAR, "_pos" BIGINT)}, Iceberg's metadata columns of those names. MERGE reads its target so,
+   * to know which rows it changes; no other columns can be added.
    */
   @Override
   public Table extend(List<RelDataTypeField> fields) {

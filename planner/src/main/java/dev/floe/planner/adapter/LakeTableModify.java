@@ -21,10 +21,9 @@ import org.apache.calcite.rex.RexNode;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * INSERT, DELETE or UPDATE of a Floe table, before implementation. For DELETE and UPDATE the
- * source is rewritten at creation so that its scan of the target table also emits each row's data
- * file and position (the last two input fields), which is what position deletes and deletion
- * vectors record.
+ * INSERT, DELETE or UPDATE of a Floe table, before implementation. For DELETE and UPDATE the source
+ * is rewritten at creation so that its scan of the target table also emits each row's data file and
+ * position (the last two input fields), which is what position deletes and deletion vectors record.
  */
 public final class LakeTableModify extends TableModify {
   /** Converts this node to {@link EnumerableLakeTableModify}. */
@@ -140,7 +139,9 @@ public final class LakeTableModify extends TableModify {
       return project.copy(
           project.getTraitSet(),
           project.getInput(),
-          List.of(rex.makeInputRef(project.getInput(), n - 2), rex.makeInputRef(project.getInput(), n - 1)),
+          List.of(
+              rex.makeInputRef(project.getInput(), n - 2),
+              rex.makeInputRef(project.getInput(), n - 1)),
           project
               .getCluster()
               .getTypeFactory()

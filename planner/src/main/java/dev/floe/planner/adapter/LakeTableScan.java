@@ -5,6 +5,7 @@ import dev.floe.planner.scan.LakeScanSpec;
 import dev.floe.planner.type.LakeTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
@@ -23,7 +24,6 @@ import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
-import java.util.Set;
 import org.apache.iceberg.Schema;
 
 /**
@@ -34,6 +34,7 @@ import org.apache.iceberg.Schema;
 public final class LakeTableScan extends TableScan {
   /** Name of the trailing field holding a row's data file, in scans for DELETE and UPDATE. */
   public static final String FILE_FIELD = "_file";
+
   /** Name of the trailing field holding a row's position in its data file. */
   public static final String POS_FIELD = "_pos";
 

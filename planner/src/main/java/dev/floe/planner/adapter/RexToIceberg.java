@@ -27,8 +27,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Translates a Calcite filter into an Iceberg expression, conjunct by conjunct. What translates
  * exactly is <em>pushed</em> (Iceberg then prunes partitions, manifests, files and row groups, and
- * the scan evaluates the rest row by row); what does not stays <em>remaining</em> as a filter
- * above the scan. Comparisons carry {@code notNull} so SQL's three-valued logic is kept.
+ * the scan evaluates the rest row by row); what does not stays <em>remaining</em> as a filter above
+ * the scan. Comparisons carry {@code notNull} so SQL's three-valued logic is kept.
  */
 public final class RexToIceberg {
   /** The result: the pushed Iceberg expression and the conjuncts left for Calcite. */

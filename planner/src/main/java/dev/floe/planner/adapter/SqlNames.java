@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -24,15 +23,16 @@ import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Table names in a parsed statement, resolved by the one resolver ({@link TableNames}) before
- * Calcite validates it. Calcite has a single case-sensitivity switch for every name and cannot
- * tell a quoted name from an unquoted one when it looks a table up, so each table reference (in
- * FROM, joins, subqueries, and the target of INSERT, UPDATE, DELETE and MERGE) is replaced by the
- * exact folder path the resolver finds, under the lake's mount in Calcite's root schema; Floe's
- * schemas then look names up exactly. A name the resolver does not find is left as written, for
- * Calcite to report as not found; names of WITH queries are left alone.
+ * Calcite validates it. Calcite has a single case-sensitivity switch for every name and cannot tell
+ * a quoted name from an unquoted one when it looks a table up, so each table reference (in FROM,
+ * joins, subqueries, and the target of INSERT, UPDATE, DELETE and MERGE) is replaced by the exact
+ * folder path the resolver finds, under the lake's mount in Calcite's root schema; Floe's schemas
+ * then look names up exactly. A name the resolver does not find is left as written, for Calcite to
+ * report as not found; names of WITH queries are left alone.
  */
 public final class SqlNames {
   private SqlNames() {}
@@ -118,7 +118,8 @@ public final class SqlNames {
             from(merge.getSourceTableRef());
             walk(merge.getCondition());
             walk(merge.getUpdateCall());
-            walk(merge.getInsertCall() == null ? (SqlNode) null : merge.getInsertCall().getSource());
+            walk(
+                merge.getInsertCall() == null ? (SqlNode) null : merge.getInsertCall().getSource());
             return null;
           }
         default:
@@ -213,8 +214,8 @@ public final class SqlNames {
 
     /**
      * The path of a metadata table ({@code orders$snapshots}): its table's name resolved as any
-     * other, followed by {@code $} and the metadata table's name; null when the name is not one
-     * or its table does not exist.
+     * other, followed by {@code $} and the metadata table's name; null when the name is not one or
+     * its table does not exist.
      */
     private @Nullable List<String> metadataTable(SqlIdentifier identifier) {
       List<TableNames.Part> parts = parts(identifier);

@@ -23,9 +23,7 @@ record TableReference(String table, @Nullable String metadata, @Nullable TableVe
       return new TableReference(
           rest.substring(0, dollar), rest.substring(dollar + 1), versioned.version());
     }
-    return versioned.version() == null
-        ? null
-        : new TableReference(rest, null, versioned.version());
+    return versioned.version() == null ? null : new TableReference(rest, null, versioned.version());
   }
 
   /** The metadata table named, or null when the name is not one (or names none). */

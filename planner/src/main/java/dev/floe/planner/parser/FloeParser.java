@@ -21,15 +21,15 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 /**
  * Floe's one SQL parser: Calcite's grammar with Floe's statements ({@link FloeSqlParserImpl},
  * generated at build time). Queries and DML prepared by Calcite and Floe's own statements are
- * parsed with the same {@link #CONFIG}, so keywords, quoting, identifier rules and error
- * positions are the same for every statement.
+ * parsed with the same {@link #CONFIG}, so keywords, quoting, identifier rules and error positions
+ * are the same for every statement.
  */
 public final class FloeParser {
   private FloeParser() {}
 
   /**
-   * The longest name (a table, column or schema name part) a statement may use, in characters:
-   * the resolver's one limit.
+   * The longest name (a table, column or schema name part) a statement may use, in characters: the
+   * resolver's one limit.
    */
   public static final int IDENTIFIER_MAX_LENGTH = TableNames.MAX_LENGTH;
 
@@ -104,7 +104,8 @@ public final class FloeParser {
    * expected one of: FROM, WHERE, ...}.
    */
   public static String message(SqlParseException e) {
-    String first = ENCOUNTERED.matcher(firstLine(e.getMessage())).replaceFirst("Encountered \"$1\"");
+    String first =
+        ENCOUNTERED.matcher(firstLine(e.getMessage())).replaceFirst("Encountered \"$1\"");
     SqlParserPos pos = e.getPos();
     String where =
         pos == null ? "" : " at line " + pos.getLineNum() + ", column " + pos.getColumnNum();
@@ -160,8 +161,8 @@ public final class FloeParser {
   }
 
   /**
-   * The text of a statement from a position to its end, without a trailing semicolon: the query
-   * of {@code CREATE TABLE ... AS query}.
+   * The text of a statement from a position to its end, without a trailing semicolon: the query of
+   * {@code CREATE TABLE ... AS query}.
    */
   public static String textFrom(String sql, SqlParserPos start) {
     int offset = offset(sql, start.getLineNum(), start.getColumnNum());

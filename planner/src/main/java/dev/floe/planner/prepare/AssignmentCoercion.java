@@ -21,12 +21,12 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Calcite's implicit coercion of the values of an INSERT or UPDATE, with SQL's assignment rules:
- * a pair of types SQL never assigns (a number into a date) is refused here, at validation (42804,
- * naming the column and both types); the literals of VALUES are assigned to their columns by
- * Floe's assignment (22003 and 22007 naming the column); and a number into a DECIMAL column keeps
- * its own type, so that it is rounded half up to the column's scale, never cut. Every other value
- * is cast as Calcite does.
+ * Calcite's implicit coercion of the values of an INSERT or UPDATE, with SQL's assignment rules: a
+ * pair of types SQL never assigns (a number into a date) is refused here, at validation (42804,
+ * naming the column and both types); the literals of VALUES are assigned to their columns by Floe's
+ * assignment (22003 and 22007 naming the column); and a number into a DECIMAL column keeps its own
+ * type, so that it is rounded half up to the column's scale, never cut. Every other value is cast
+ * as Calcite does.
  */
 final class AssignmentCoercion extends TypeCoercionImpl {
   AssignmentCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -51,9 +51,7 @@ final class AssignmentCoercion extends TypeCoercionImpl {
       RelDataType source = sources.get(i).getType();
       RelDataType target = targets.get(i).getType();
       Assignability.check(
-          targets.get(i).getName(),
-          source.getSqlTypeName().name(),
-          target.getSqlTypeName().name());
+          targets.get(i).getName(), source.getSqlTypeName().name(), target.getSqlTypeName().name());
       if (assignedWhenWritten(source, target)) {
         adjusted.add(targets.get(i).getName(), source);
         kept = true;
@@ -129,7 +127,9 @@ final class AssignmentCoercion extends TypeCoercionImpl {
     }
     if (node.getKind() == SqlKind.MINUS_PREFIX
         && ((SqlCall) node).operand(0) instanceof SqlNumericLiteral) {
-      return ((SqlNumericLiteral) ((SqlCall) node).operand(0)).getValueAs(BigDecimal.class).negate();
+      return ((SqlNumericLiteral) ((SqlCall) node).operand(0))
+          .getValueAs(BigDecimal.class)
+          .negate();
     }
     return null;
   }

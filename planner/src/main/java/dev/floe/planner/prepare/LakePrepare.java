@@ -1,16 +1,18 @@
 package dev.floe.planner.prepare;
 
-import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.adapter.LakeTableModify;
+import dev.floe.planner.adapter.LakeRules;
 import dev.floe.planner.adapter.LakeSchema;
-import dev.floe.planner.adapter.SqlNames;
-import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.adapter.LakeTable;
+import dev.floe.planner.adapter.LakeTableModify;
+import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.spi.TableNames;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -18,25 +20,22 @@ import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalTableModify;
-import dev.floe.planner.adapter.LakeRules;
-import java.util.List;
-import org.apache.calcite.DataContexts;
-import org.apache.calcite.plan.hep.HepMatchOrder;
-import org.apache.calcite.plan.hep.HepPlanner;
-import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.rel.rules.CoreRules;
-import org.apache.calcite.plan.ConventionTraitDef;
-import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
@@ -49,11 +48,11 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Calcite's statement preparation with Floe's changes: a DELETE or UPDATE of a Floe table becomes
- * a {@link LakeTableModify} as soon as SQL is converted to relational algebra (before subqueries
- * are expanded), so its scan can be rewritten to carry row positions; the optimized plan is made
- * exact for sub-millisecond timestamps ({@link TemporalAligner}) before code generation; and
- * constant folding never rounds them ({@link ExactExecutor}).
+ * Calcite's statement preparation with Floe's changes: a DELETE or UPDATE of a Floe table becomes a
+ * {@link LakeTableModify} as soon as SQL is converted to relational algebra (before subqueries are
+ * expanded), so its scan can be rewritten to carry row positions; the optimized plan is made exact
+ * for sub-millisecond timestamps ({@link TemporalAligner}) before code generation; and constant
+ * folding never rounds them ({@link ExactExecutor}).
  */
 public class LakePrepare extends CalcitePrepareImpl {
   /** Creates the preparer; one per statement preparation. */
@@ -222,7 +221,9 @@ public class LakePrepare extends CalcitePrepareImpl {
 
     @Override
     protected SqlToRelConverter getSqlToRelConverter(
-        SqlValidator validator, Prepare.CatalogReader catalogReader, SqlToRelConverter.Config config) {
+        SqlValidator validator,
+        Prepare.CatalogReader catalogReader,
+        SqlToRelConverter.Config config) {
       config =
           config.withTopDownGeneralDecorrelationEnabled(
               context.config().topDownGeneralDecorrelationEnabled());
@@ -232,8 +233,8 @@ public class LakePrepare extends CalcitePrepareImpl {
 
     /**
      * Pushes filters, projections and limits into Floe scans in a first, rule-by-rule pass, then
-     * optimizes as Calcite does. Doing the pushdown first makes it independent of the cost
-     * model's ties on small tables.
+     * optimizes as Calcite does. Doing the pushdown first makes it independent of the cost model's
+     * ties on small tables.
      */
     @Override
     protected RelRoot optimize(
@@ -263,11 +264,11 @@ public class LakePrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * Calcite's catalog reader with Floe's search path for names: the connection's schema, then
-   * the lake root, then Calcite's root. The connection's schema may be a nested lake schema by its
-   * dotted name ({@code sales.eu}), which Calcite alone would look for at its root; and a
-   * qualified name such as {@code sales.us.orders} still resolves from the lake root while the
-   * connection's schema is {@code sales.eu}.
+   * Calcite's catalog reader with Floe's search path for names: the connection's schema, then the
+   * lake root, then Calcite's root. The connection's schema may be a nested lake schema by its
+   * dotted name ({@code sales.eu}), which Calcite alone would look for at its root; and a qualified
+   * name such as {@code sales.us.orders} still resolves from the lake root while the connection's
+   * schema is {@code sales.eu}.
    */
   static final class LakeCatalogReader extends CalciteCatalogReader {
     private LakeCatalogReader(
@@ -376,7 +377,8 @@ public class LakePrepare extends CalcitePrepareImpl {
     if (!current.isEmpty() && current.get(0).equals(mount)) {
       current = current.subList(1, current.size());
     }
-    List<String> schema = current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
+    List<String> schema =
+        current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
     SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema);
   }
 

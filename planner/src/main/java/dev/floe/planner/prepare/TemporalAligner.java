@@ -5,9 +5,9 @@ import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Values;
@@ -42,14 +42,14 @@ import org.apache.calcite.util.TimestampString;
  * needs: milliseconds for p &le; 3, microseconds for p &le; 6 (every Iceberg timestamp),
  * nanoseconds above; and a TIME(p) with p &gt; 3 likewise as a {@code long} of microseconds (every
  * Iceberg time) or nanoseconds of the day ({@link dev.floe.planner.type.LakeJavaTypeFactory}).
- * Scans emit those numbers as they are stored. Just before code generation this class rewrites
- * the optimized plan so that everything Calcite computes agrees with that: literals become numbers
- * in their unit, comparisons and conditional expressions between different precisions are
- * rescaled (with floor division, so values before 1970 stay right), casts to and from text parse
- * and format every digit, casts between TIME and TIMESTAMP and adding a day-time interval keep the
+ * Scans emit those numbers as they are stored. Just before code generation this class rewrites the
+ * optimized plan so that everything Calcite computes agrees with that: literals become numbers in
+ * their unit, comparisons and conditional expressions between different precisions are rescaled
+ * (with floor division, so values before 1970 stay right), casts to and from text parse and format
+ * every digit, casts between TIME and TIMESTAMP and adding a day-time interval keep the
  * sub-millisecond digits, and any other operation on a timestamp gets its operand in milliseconds
- * and its result scaled back. An operation on a fine TIME whose result would depend on digits
- * below the millisecond and that is not made exact here is refused (0A000).
+ * and its result scaled back. An operation on a fine TIME whose result would depend on digits below
+ * the millisecond and that is not made exact here is refused (0A000).
  */
 final class TemporalAligner extends RexShuttle {
   private static final SqlUserDefinedFunction FLOOR_DIV =
@@ -166,7 +166,8 @@ final class TemporalAligner extends RexShuttle {
 
   /**
    * Whether an expression must not be folded by Calcite at planning time: it involves a fine
-   * timestamp or time, or a cast to a fixed-length binary (which Calcite would cut instead of refusing).
+   * timestamp or time, or a cast to a fixed-length binary (which Calcite would cut instead of
+   * refusing).
    */
   static boolean mentionsFine(RexNode node) {
     if (isFine(node.getType())) {
@@ -231,7 +232,9 @@ final class TemporalAligner extends RexShuttle {
     if (to > from) {
       scaled =
           rex.makeCall(
-              SqlStdOperatorTable.MULTIPLY, number, rex.makeBigintLiteral(BigDecimal.valueOf(to / from)));
+              SqlStdOperatorTable.MULTIPLY,
+              number,
+              rex.makeBigintLiteral(BigDecimal.valueOf(to / from)));
     } else {
       scaled =
           rex.makeCall(
@@ -285,7 +288,8 @@ final class TemporalAligner extends RexShuttle {
 
   @Override
   public RexNode visitCall(RexCall original) {
-    if (original.getKind() == SqlKind.SEARCH && isTemporal(original.getOperands().get(0).getType())) {
+    if (original.getKind() == SqlKind.SEARCH
+        && isTemporal(original.getOperands().get(0).getType())) {
       return RexUtil.expandSearch(rex, null, original).accept(this);
     }
     if (original.getOperator() == SqlStdOperatorTable.REINTERPRET
@@ -392,7 +396,14 @@ final class TemporalAligner extends RexShuttle {
     List<RexNode> operands = new ArrayList<>();
     for (RexNode operand : call.getOperands()) {
       long u = unit(operand.getType());
-      operands.add(u == 0 || u == finest ? operand : rescale(operand, u, finest, withPrecision(operand.getType(), finest == 1_000_000L ? 6 : 9)));
+      operands.add(
+          u == 0 || u == finest
+              ? operand
+              : rescale(
+                  operand,
+                  u,
+                  finest,
+                  withPrecision(operand.getType(), finest == 1_000_000L ? 6 : 9)));
     }
     return call.clone(call.getType(), operands);
   }
@@ -410,7 +421,13 @@ final class TemporalAligner extends RexShuttle {
       RexNode operand = operands.get(i);
       long u = unit(operand.getType());
       if (isValue && u != 0 && u != target) {
-        operands.set(i, rescale(operand, u, target, withPrecision(operand.getType(), call.getType().getPrecision())));
+        operands.set(
+            i,
+            rescale(
+                operand,
+                u,
+                target,
+                withPrecision(operand.getType(), call.getType().getPrecision())));
         changed = true;
       }
     }
@@ -489,7 +506,9 @@ final class TemporalAligner extends RexShuttle {
               types.createTypeWithNullability(
                   types.createSqlType(SqlTypeName.VARCHAR), source.isNullable()),
               FORMAT,
-              List.of(asBigint(operand), rex.makeExactLiteral(BigDecimal.valueOf(source.getPrecision())))),
+              List.of(
+                  asBigint(operand),
+                  rex.makeExactLiteral(BigDecimal.valueOf(source.getPrecision())))),
           true,
           false);
     }
@@ -499,8 +518,7 @@ final class TemporalAligner extends RexShuttle {
   /**
    * A cast between TIME, TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE: Calcite moves the whole
    * seconds (its casts to and from TIMESTAMP WITH LOCAL TIME ZONE drop the milliseconds), and the
-   * fraction of the second, every digit of it, is added back (time zone offsets are whole
-   * seconds).
+   * fraction of the second, every digit of it, is added back (time zone offsets are whole seconds).
    */
   private RexNode betweenKinds(RexNode operand, RelDataType target) {
     RelDataType source = operand.getType();
@@ -545,8 +563,8 @@ final class TemporalAligner extends RexShuttle {
   }
 
   /**
-   * Timestamp or time plus or minus a day-time interval (held in milliseconds), every digit kept;
-   * a time wraps around midnight.
+   * Timestamp or time plus or minus a day-time interval (held in milliseconds), every digit kept; a
+   * time wraps around midnight.
    */
   private RexNode addInterval(RexCall call) {
     RelDataType target = call.getType();
@@ -629,9 +647,8 @@ final class TemporalAligner extends RexShuttle {
 
   /**
    * The exact difference of two timestamps: whole months (as Calcite counts them, the time of day
-   * compared to the last digit) for a year-month interval, else the difference cut towards zero
-   * to milliseconds, which is exact once divided down to a second or coarser, as TIMESTAMPDIFF
-   * does.
+   * compared to the last digit) for a year-month interval, else the difference cut towards zero to
+   * milliseconds, which is exact once divided down to a second or coarser, as TIMESTAMPDIFF does.
    */
   private RexNode difference(RexCall call, List<RexNode> sides) {
     long finest = Math.max(unit(sides.get(0).getType()), unit(sides.get(1).getType()));
@@ -657,8 +674,8 @@ final class TemporalAligner extends RexShuttle {
 
   /**
    * EXTRACT from a fine timestamp: MICROSECOND and NANOSECOND (the second of the minute with its
-   * fraction) from every digit, EPOCH cut towards zero as Calcite does, every other field from
-   * the milliseconds, which decide it.
+   * fraction) from every digit, EPOCH cut towards zero as Calcite does, every other field from the
+   * milliseconds, which decide it.
    */
   private RexNode extract(RexCall call) {
     TimeUnitRange field = (TimeUnitRange) ((RexLiteral) call.getOperands().get(0)).getValue();
@@ -682,7 +699,8 @@ final class TemporalAligner extends RexShuttle {
                   : divide(fraction, unit / perSecond, FLOOR_DIV);
           result =
               plus(
-                  multiply(rex.makeCast(bigint(seconds.getType().isNullable()), seconds), perSecond),
+                  multiply(
+                      rex.makeCast(bigint(seconds.getType().isNullable()), seconds), perSecond),
                   fraction);
           break;
         }
@@ -711,7 +729,8 @@ final class TemporalAligner extends RexShuttle {
     if (field == TimeUnitRange.MICROSECOND || field == TimeUnitRange.NANOSECOND) {
       long step = field == TimeUnitRange.MICROSECOND ? Math.max(1, unit / 1_000_000L) : 1;
       RexNode rounded = multiply(divide(asBigint(operand), step, rounding), step);
-      return rescale(reinterpret(operand.getType(), rounded), unit, unit(call.getType()), call.getType());
+      return rescale(
+          reinterpret(operand.getType(), rounded), unit, unit(call.getType()), call.getType());
     }
     RexNode coarse =
         call.clone(
@@ -760,8 +779,8 @@ final class TemporalAligner extends RexShuttle {
   }
 
   /**
-   * Anything else: fine operands as milliseconds, a fine result scaled back. A fine TIME operand
-   * is accepted only where milliseconds give the exact answer.
+   * Anything else: fine operands as milliseconds, a fine result scaled back. A fine TIME operand is
+   * accepted only where milliseconds give the exact answer.
    */
   private RexNode generic(RexCall call) {
     if (isConstructor(call)) {
@@ -824,8 +843,8 @@ final class TemporalAligner extends RexShuttle {
   }
 
   /**
-   * ROW, ARRAY and MAP constructors hold their values as they are: a fine value must already be
-   * in the unit of the field or element it becomes, or it is refused.
+   * ROW, ARRAY and MAP constructors hold their values as they are: a fine value must already be in
+   * the unit of the field or element it becomes, or it is refused.
    */
   private RexNode constructor(RexCall call) {
     List<RexNode> operands = call.getOperands();
@@ -925,12 +944,7 @@ final class TemporalAligner extends RexShuttle {
         long from = unit(type);
         long to = unit(output);
         if (from != 0 && to != 0 && from != to && (isFine(type) || isFine(output))) {
-          ref =
-              rescale(
-                  ref,
-                  from,
-                  to,
-                  types.createTypeWithNullability(output, type.isNullable()));
+          ref = rescale(ref, from, to, types.createTypeWithNullability(output, type.isNullable()));
           rescaled = true;
         }
         projects.add(ref);
@@ -942,7 +956,8 @@ final class TemporalAligner extends RexShuttle {
         }
         RexProgram program =
             RexProgram.create(input.getRowType(), projects, null, rowType.build(), rex);
-        RelNode source = FineTimeRows.hasFineTime(input.getRowType()) ? new FineTimeRows(input) : input;
+        RelNode source =
+            FineTimeRows.hasFineTime(input.getRowType()) ? new FineTimeRows(input) : input;
         inputs.add(EnumerableCalc.create(source, program));
         changed = true;
       } else {
@@ -967,7 +982,9 @@ final class TemporalAligner extends RexShuttle {
     }
     RelDataTypeFactory.Builder rowType = types.builder();
     for (RelDataTypeField field : fields) {
-      rowType.add(field.getName(), isFine(field.getType()) ? bigint(field.getType().isNullable()) : field.getType());
+      rowType.add(
+          field.getName(),
+          isFine(field.getType()) ? bigint(field.getType().isNullable()) : field.getType());
     }
     List<List<RexLiteral>> tuples = new ArrayList<>();
     for (List<RexLiteral> tuple : values.getTuples()) {
@@ -980,7 +997,9 @@ final class TemporalAligner extends RexShuttle {
             row.add(rex.makeNullLiteral(bigint(true)));
           } else {
             long v = units(literal, type);
-            row.add((RexLiteral) rex.makeLiteral(BigDecimal.valueOf(v), bigint(type.isNullable()), false));
+            row.add(
+                (RexLiteral)
+                    rex.makeLiteral(BigDecimal.valueOf(v), bigint(type.isNullable()), false));
           }
         } else {
           row.add(literal);
@@ -991,11 +1010,15 @@ final class TemporalAligner extends RexShuttle {
     RelDataType numbers = rowType.build();
     EnumerableValues raw =
         EnumerableValues.create(
-            values.getCluster(), numbers, com.google.common.collect.ImmutableList.copyOf(tuples.stream().map(com.google.common.collect.ImmutableList::copyOf).toList()));
+            values.getCluster(),
+            numbers,
+            com.google.common.collect.ImmutableList.copyOf(
+                tuples.stream().map(com.google.common.collect.ImmutableList::copyOf).toList()));
     List<RexNode> projects = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       RexNode ref = rex.makeInputRef(numbers.getFieldList().get(i).getType(), i);
-      projects.add(isFine(fields.get(i).getType()) ? reinterpret(fields.get(i).getType(), ref) : ref);
+      projects.add(
+          isFine(fields.get(i).getType()) ? reinterpret(fields.get(i).getType(), ref) : ref);
     }
     RexProgram program = RexProgram.create(numbers, projects, null, values.getRowType(), rex);
     return EnumerableCalc.create(raw, program);

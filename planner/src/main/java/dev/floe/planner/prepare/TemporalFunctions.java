@@ -7,8 +7,8 @@ import org.apache.calcite.linq4j.function.Strict;
 
 /**
  * Runtime helpers that generated code calls where Calcite's own functions would work in
- * milliseconds: floor division and modulo for rescaling timestamps and times, and exact parsing
- * and formatting of timestamps and times with sub-millisecond digits. NULL in, NULL out.
+ * milliseconds: floor division and modulo for rescaling timestamps and times, and exact parsing and
+ * formatting of timestamps and times with sub-millisecond digits. NULL in, NULL out.
  */
 @Strict
 public final class TemporalFunctions {

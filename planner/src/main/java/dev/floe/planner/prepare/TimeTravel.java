@@ -16,19 +16,19 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDateLiteral;
 import org.apache.calcite.sql.SqlDelete;
-import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlMerge;
-import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -37,11 +37,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Time travel, before validation: each {@code t FOR SYSTEM_TIME AS OF <time>} (and the version
- * forms of Floe's grammar) in a FROM clause becomes a reference to the table at that version,
- * named by the table's name followed by the clause ({@link TableVersion#appendTo}), aliased by the
- * table's own name. The lake schema resolves such a name to the table pinned at that snapshot,
- * with the snapshot's row type, so the same table may appear at two versions in one query and
- * every later step (pushdown, pruning, deletes) works as for the current snapshot.
+ * forms of Floe's grammar) in a FROM clause becomes a reference to the table at that version, named
+ * by the table's name followed by the clause ({@link TableVersion#appendTo}), aliased by the
+ * table's own name. The lake schema resolves such a name to the table pinned at that snapshot, with
+ * the snapshot's row type, so the same table may appear at two versions in one query and every
+ * later step (pushdown, pruning, deletes) works as for the current snapshot.
  *
  * <p>The version must be a literal: a TIMESTAMP, TIMESTAMP WITH LOCAL TIME ZONE or DATE (or a
  * character literal cast to one), read in the session time zone.
@@ -237,7 +237,8 @@ final class TimeTravel extends SqlBasicVisitor<Void> {
       }
     }
     if (period instanceof SqlNumericLiteral
-        || (period instanceof SqlLiteral && ((SqlLiteral) period).getTypeName() == SqlTypeName.CHAR)) {
+        || (period instanceof SqlLiteral
+            && ((SqlLiteral) period).getTypeName() == SqlTypeName.CHAR)) {
       throw FloeError.VALIDATION.error(
           "FOR SYSTEM_TIME AS OF takes a TIMESTAMP or DATE, not "
               + period

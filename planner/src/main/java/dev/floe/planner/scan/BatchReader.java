@@ -38,9 +38,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * opens the file, projects columns by field id, skips row groups by statistics, dictionaries and
  * bloom filters, and honours the task's split.
  *
- * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with Iceberg's
- * promotions (int to long, float to double) and columns missing from older files; any other
- * column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
+ * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with
+ * Iceberg's promotions (int to long, float to double) and columns missing from older files; any
+ * other column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
  */
 final class BatchReader implements VectorizedReader<ColumnBatch> {
   /** Rows per batch: enough to amortize the per-batch work, few enough to stay in cache. */
@@ -121,7 +121,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   private static ColumnDescriptor find(MessageType fileSchema, int fieldId) {
     for (org.apache.parquet.schema.Type field : fileSchema.getFields()) {
       if (field.getId() != null && field.getId().intValue() == fieldId) {
-        if (!field.isPrimitive() || field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
+        if (!field.isPrimitive()
+            || field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
           throw new Unsupported();
         }
         return fileSchema.getColumnDescription(new String[] {field.getName()});
@@ -154,8 +155,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   }
 
   @Override
-  public void setRowGroupInfo(
-      PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
+  public void setRowGroupInfo(PageReadStore pages, Map<ColumnPath, ColumnChunkMetaData> metadata) {
     if (!decodes()) {
       return;
     }
@@ -165,7 +165,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     this.nextPosition =
         pages
             .getRowIndexOffset()
-            .orElseThrow(() -> new IllegalStateException("Cannot read row positions of a row group"));
+            .orElseThrow(
+                () -> new IllegalStateException("Cannot read row positions of a row group"));
     for (Column column : columns) {
       column.startRowGroup(pages);
     }
@@ -544,7 +545,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
               "Cannot read " + descriptor + ": a dictionary-encoded page without a dictionary");
         }
         valuesReader =
-            encoding.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, parquetDictionary);
+            encoding.getDictionaryBasedValuesReader(
+                descriptor, ValuesType.VALUES, parquetDictionary);
         valuesReader.initFromPage(count, in);
         return;
       }

@@ -11,10 +11,10 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 
 /**
- * Iceberg's delete filter over rows already in internal representation: position deletes,
- * deletion vectors and equality deletes (with the sequence-number and partition rules Iceberg's
- * planning applied when it attached the delete files to the task). Delete files are loaded through
- * the statement's cache.
+ * Iceberg's delete filter over rows already in internal representation: position deletes, deletion
+ * vectors and equality deletes (with the sequence-number and partition rules Iceberg's planning
+ * applied when it attached the delete files to the task). Delete files are loaded through the
+ * statement's cache.
  */
 final class LakeDeleteFilter extends DeleteFilter<StructLike> {
   private final FileIO io;

@@ -34,17 +34,17 @@ import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * The scan runtime: plans the file tasks of the pinned snapshot (large files split at row
- * groups), sorts them so that every run
- * splits the work the same way, reads them on a bounded pool (task {@code i} on worker {@code i mod
- * n}), and hands rows to Calcite in task order, a batch at a time, so memory stays bounded
- * however large the table is.
+ * The scan runtime: plans the file tasks of the pinned snapshot (large files split at row groups),
+ * sorts them so that every run splits the work the same way, reads them on a bounded pool (task
+ * {@code i} on worker {@code i mod n}), and hands rows to Calcite in task order, a batch at a time,
+ * so memory stays bounded however large the table is.
  *
  * <p>Called from generated code through {@link #enumerable}.
  */
 public final class LakeScan extends AbstractEnumerable<Object[]> {
   private static final int BATCH = 1024;
   private static final int QUEUED_BATCHES = 4;
+
   /** Up to this many data manifests, a scan is planned on the statement's own thread. */
   private static final int SERIAL_PLANNING_MANIFESTS = 8;
 
@@ -79,10 +79,8 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     TableScan scan = table.newScan().caseSensitive(true);
     if (spec.version() != null) {
       TableVersion.Resolved resolved =
-          spec.version()
-              .resolve(table, pinned.name(), spec.session().timeZone().toZoneId());
-      return new Target(
-          pinned, resolved.snapshotId(), resolved.schema(), resolved.applyTo(scan));
+          spec.version().resolve(table, pinned.name(), spec.session().timeZone().toZoneId());
+      return new Target(pinned, resolved.snapshotId(), resolved.schema(), resolved.applyTo(scan));
     }
     Long snapshotId = pinned.snapshotId();
     if (snapshotId != null) {
@@ -101,7 +99,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
 
   /** The snapshot a scan reads, or null for an empty table. */
   public static Long snapshotOf(LakeScanSpec spec) {
-    return spec.version() == null ? spec.session().pin(spec.path()).snapshotId() : target(spec).snapshotId();
+    return spec.version() == null
+        ? spec.session().pin(spec.path()).snapshotId()
+        : target(spec).snapshotId();
   }
 
   /**
@@ -127,7 +127,8 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     long dataFiles = 0;
     long rows = 0;
     java.util.Set<String> deletes = new java.util.HashSet<>();
-    try (CloseableIterable<FileScanTask> planned = target.scan().filter(spec.filter()).planFiles()) {
+    try (CloseableIterable<FileScanTask> planned =
+        target.scan().filter(spec.filter()).planFiles()) {
       for (FileScanTask task : planned) {
         dataFiles++;
         rows += task.file().recordCount();
@@ -251,9 +252,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     // worker; positions stay those of the whole file, so deletes apply as before.
     long splitSize =
         PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.SPLIT_SIZE,
-            TableProperties.SPLIT_SIZE_DEFAULT);
+            table.properties(), TableProperties.SPLIT_SIZE, TableProperties.SPLIT_SIZE_DEFAULT);
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       if (wholeFiles) {

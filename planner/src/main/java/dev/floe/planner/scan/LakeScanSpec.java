@@ -8,8 +8,8 @@ import org.apache.iceberg.expressions.Expressions;
 
 /**
  * What one scan reads: the table, the top-level columns in output order, the filter pushed into
- * Iceberg, an optional row limit, and whether each row carries its file and position (for
- * DELETE and UPDATE).
+ * Iceberg, an optional row limit, and whether each row carries its file and position (for DELETE
+ * and UPDATE).
  *
  * @param session the connection's session
  * @param path the table's path under the root
@@ -17,9 +17,9 @@ import org.apache.iceberg.expressions.Expressions;
  * @param filter the Iceberg filter; rows not matching it are not emitted
  * @param limit the most rows to emit, or -1 for all
  * @param rowIds whether two trailing values, file location and row position, follow the columns
- * @param countOnly whether only the number of rows matters (a {@code COUNT(*)} directly above):
- *     a file no delete applies to and the filter selects whole is counted from its metadata,
- *     without reading it, and its rows carry NULLs
+ * @param countOnly whether only the number of rows matters (a {@code COUNT(*)} directly above): a
+ *     file no delete applies to and the filter selects whole is counted from its metadata, without
+ *     reading it, and its rows carry NULLs
  * @param version the past version to read (time travel), or null for the snapshot pinned for the
  *     statement
  */

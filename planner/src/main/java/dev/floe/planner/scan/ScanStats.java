@@ -8,9 +8,9 @@ import org.apache.iceberg.FileScanTask;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * What one scan did while a statement ran under {@link #collect}: files opened, row groups read
- * and skipped, rows read from files and rows handed on, time spent producing rows. EXPLAIN
- * ANALYZE reports it; scans outside a collection record nothing and cost nothing.
+ * What one scan did while a statement ran under {@link #collect}: files opened, row groups read and
+ * skipped, rows read from files and rows handed on, time spent producing rows. EXPLAIN ANALYZE
+ * reports it; scans outside a collection record nothing and cost nothing.
  *
  * <p>Workers of a parallel scan update the counters concurrently.
  */

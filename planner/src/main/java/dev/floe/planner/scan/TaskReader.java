@@ -9,9 +9,9 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.parquet.InternalReader;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
@@ -21,10 +21,10 @@ import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
 
 /**
- * Reads one file task into Calcite rows: opens the Parquet file with the projection the query
- * needs (plus what deletes and the residual filter need), applies deletes and the residual, and
- * converts each row. Values stay in Iceberg's internal representation until the conversion, which
- * keeps them cheap (see {@link ValueConverter}).
+ * Reads one file task into Calcite rows: opens the Parquet file with the projection the query needs
+ * (plus what deletes and the residual filter need), applies deletes and the residual, and converts
+ * each row. Values stay in Iceberg's internal representation until the conversion, which keeps them
+ * cheap (see {@link ValueConverter}).
  */
 final class TaskReader {
   private final FileIO io;
@@ -48,9 +48,9 @@ final class TaskReader {
   }
 
   /**
-   * As above; {@code batches} false reads every task row by row (tests compare the two), and
-   * {@code countOnly} true counts a file that needs no reading from its metadata: its rows carry
-   * NULLs, for a scan whose rows are only counted.
+   * As above; {@code batches} false reads every task row by row (tests compare the two), and {@code
+   * countOnly} true counts a file that needs no reading from its metadata: its rows carry NULLs,
+   * for a scan whose rows are only counted.
    */
   TaskReader(
       FileIO io,
@@ -112,8 +112,7 @@ final class TaskReader {
       stats.fileOpened(task);
     }
     Schema requested = withFilterColumns(outputSchema, residual);
-    LakeDeleteFilter deletes =
-        new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
+    LakeDeleteFilter deletes = new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
     if (batches && !rowIds && !deletes.hasEqDeletes() && BatchReader.canRead(requested)) {
       return new BatchedTask(task, requested, residual, deletes, constants);

@@ -5,8 +5,8 @@ import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;
 
 /**
- * What one connection's statements need from the driver: the catalog, tables pinned for the
- * running statement or transaction, and the pending change per table.
+ * What one connection's statements need from the driver: the catalog, tables pinned for the running
+ * statement or transaction, and the pending change per table.
  *
  * <p>Calls come from the thread running a statement; implementations need not be thread-safe.
  */

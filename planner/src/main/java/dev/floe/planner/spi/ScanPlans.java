@@ -10,9 +10,9 @@ import org.apache.iceberg.expressions.Expression;
 
 /**
  * The file tasks already planned on one pinned table during the running statement, so that a
- * table's files are planned once per statement and snapshot however often the statement reads
- * the table: a correlated subquery that Calcite cannot turn into a join reads its table once per
- * outer row. The driver forgets them when the next statement begins.
+ * table's files are planned once per statement and snapshot however often the statement reads the
+ * table: a correlated subquery that Calcite cannot turn into a join reads its table once per outer
+ * row. The driver forgets them when the next statement begins.
  *
  * <p>Safe for several threads.
  */
@@ -47,10 +47,7 @@ public final class ScanPlans {
    * @param plan plans the tasks; its list is kept as it is and must not change afterwards
    */
   public List<FileScanTask> tasks(
-      long snapshotId,
-      Expression filter,
-      boolean wholeFiles,
-      Supplier<List<FileScanTask>> plan) {
+      long snapshotId, Expression filter, boolean wholeFiles, Supplier<List<FileScanTask>> plan) {
     Key key = new Key(snapshotId, filter, wholeFiles);
     List<FileScanTask> tasks = planned.get(key);
     if (tasks == null) {

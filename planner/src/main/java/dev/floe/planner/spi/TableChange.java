@@ -90,7 +90,8 @@ public final class TableChange {
 
   /**
    * The key of a delete file in this change: its location, plus its offset for a deletion vector,
-   * since one Puffin file holds the vectors of many data files and each is a delete file of its own.
+   * since one Puffin file holds the vectors of many data files and each is a delete file of its
+   * own.
    */
   static String key(DeleteFile file) {
     return file.contentOffset() == null
@@ -170,8 +171,8 @@ public final class TableChange {
   }
 
   /**
-   * Applies this change to a transaction as one Iceberg operation, validated from the snapshot
-   * the work was based on: appends alone need no validation; anything that deletes checks that no
+   * Applies this change to a transaction as one Iceberg operation, validated from the snapshot the
+   * work was based on: appends alone need no validation; anything that deletes checks that no
    * concurrent commit added data matching its delete predicate or deleted what it deletes, even
    * when the table was empty when the work started.
    *

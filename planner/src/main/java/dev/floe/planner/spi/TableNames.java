@@ -17,16 +17,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>A double-quoted part matches a folder exactly. An unquoted part matches case-insensitively;
  *       when it matches several folders (case twins written by another tool) the name is ambiguous,
  *       42000, and only quoting can choose.
- *   <li>A one-part name is looked up in the current schema, then in the root schema {@code main}.
- *       A longer name is looked up from the current schema, then from the root; its first part may
- *       be {@code main}, the root, unless a folder of that name exists. A quoted part holding dots
+ *   <li>A one-part name is looked up in the current schema, then in the root schema {@code main}. A
+ *       longer name is looked up from the current schema, then from the root; its first part may be
+ *       {@code main}, the root, unless a folder of that name exists. A quoted part holding dots
  *       ({@code "sales.eu"}), as JDBC metadata names nested schemas, stands for the folders it
  *       names unless a folder is named so literally.
  *   <li>A new table or schema folder is named as written when quoted, in lower case otherwise. It
- *       is refused when a folder differing only in case exists beside it (42S01), inside a
- *       table's folder (42602), or when Floe could not find it again (42602): an empty name,
- *       control characters, a leading dot, a path separator, or more than {@link #MAX_LENGTH}
- *       characters.
+ *       is refused when a folder differing only in case exists beside it (42S01), inside a table's
+ *       folder (42602), or when Floe could not find it again (42602): an empty name, control
+ *       characters, a leading dot, a path separator, or more than {@link #MAX_LENGTH} characters.
  * </ul>
  *
  * <p>Nothing is cached: every call lists the folders again, so other writers' tables show up at
@@ -116,8 +115,8 @@ public final class TableNames {
   }
 
   /**
-   * The folder path where CREATE TABLE puts a new table of this name, seen from the current
-   * schema. Schema folders named in it that do not exist yet are new (created by the caller).
+   * The folder path where CREATE TABLE puts a new table of this name, seen from the current schema.
+   * Schema folders named in it that do not exist yet are new (created by the caller).
    *
    * @throws dev.floe.error.FloeException INVALID_NAME for a name Floe could not find again or a
    *     path through a table's folder, NAME_TAKEN when a case twin exists beside it, TABLE_EXISTS
@@ -262,8 +261,8 @@ public final class TableNames {
   }
 
   /**
-   * The one name among {@code names} a part matches: exactly when quoted, ignoring case
-   * otherwise; null if none.
+   * The one name among {@code names} a part matches: exactly when quoted, ignoring case otherwise;
+   * null if none.
    *
    * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches several
    */

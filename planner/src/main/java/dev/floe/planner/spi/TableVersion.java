@@ -22,13 +22,13 @@ import org.apache.iceberg.util.SnapshotUtil;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A past version of a table, as time travel names it: a snapshot id, a branch or tag, or a point
- * in time (a plain timestamp, read in the session time zone, or an instant).
+ * A past version of a table, as time travel names it: a snapshot id, a branch or tag, or a point in
+ * time (a plain timestamp, read in the session time zone, or an instant).
  *
- * <p>A version is written as the SQL clause that names it ({@code FOR VERSION AS OF 42}, {@code
- * FOR TIMESTAMP AS OF TIMESTAMP '2024-06-03 00:00:00'}); the statement's table reference carries
- * that text after the table's name, so the same table at two versions is two tables to the
- * planner, each with the row type of its own snapshot.
+ * <p>A version is written as the SQL clause that names it ({@code FOR VERSION AS OF 42}, {@code FOR
+ * TIMESTAMP AS OF TIMESTAMP '2024-06-03 00:00:00'}); the statement's table reference carries that
+ * text after the table's name, so the same table at two versions is two tables to the planner, each
+ * with the row type of its own snapshot.
  */
 public final class TableVersion {
   private static final String VERSION = " FOR VERSION AS OF ";
@@ -124,7 +124,9 @@ public final class TableVersion {
           version = null;
         }
       }
-      return version == null ? new Versioned(name, null) : new Versioned(name.substring(0, at), version);
+      return version == null
+          ? new Versioned(name, null)
+          : new Versioned(name.substring(0, at), version);
     }
     at = name.indexOf(TIMESTAMP);
     if (at > 0) {
@@ -149,8 +151,8 @@ public final class TableVersion {
    * A version resolved against a table's metadata.
    *
    * @param snapshotId the snapshot to read
-   * @param schema the schema to read it with: the snapshot's own, or the table's current one for
-   *     a branch (the rule Spark follows, {@link SnapshotUtil#schemaFor(Table, String)})
+   * @param schema the schema to read it with: the snapshot's own, or the table's current one for a
+   *     branch (the rule Spark follows, {@link SnapshotUtil#schemaFor(Table, String)})
    * @param ref the branch or tag named, or null
    */
   public record Resolved(long snapshotId, Schema schema, @Nullable String ref) {
@@ -196,7 +198,9 @@ public final class TableVersion {
                   .toInstant();
           // Snapshot times are milliseconds: one at or before the instant is at or before its
           // millisecond.
-          long millis = Math.floorDiv(instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000, 1000L);
+          long millis =
+              Math.floorDiv(
+                  instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000, 1000L);
           Long id = SnapshotUtil.nullableSnapshotIdAsOfTime(table, millis);
           if (id == null) {
             throw FloeError.TABLE_VERSION_NOT_FOUND.error(
@@ -231,7 +235,8 @@ public final class TableVersion {
       ids.add(Long.toString(snapshot.snapshotId()));
     }
     if (ids.size() > 6) {
-      ids = List.of(ids.get(0), ids.get(1), "...", ids.get(ids.size() - 2), ids.get(ids.size() - 1));
+      ids =
+          List.of(ids.get(0), ids.get(1), "...", ids.get(ids.size() - 2), ids.get(ids.size() - 1));
     }
     return "its snapshots, oldest first, are "
         + String.join(", ", ids)

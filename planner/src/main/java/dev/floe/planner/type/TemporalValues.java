@@ -12,8 +12,8 @@ import org.apache.calcite.util.TimestampString;
 /**
  * Exact conversions between SQL datetime text and the numbers Floe's runtime holds: days since
  * 1970-01-01, microseconds (nanoseconds for precision above 6) since 1970-01-01T00:00, all in the
- * proleptic Gregorian calendar, and times of day in the unit of their precision (milliseconds up
- * to 3, microseconds up to 6, nanoseconds above), as Iceberg stores them.
+ * proleptic Gregorian calendar, and times of day in the unit of their precision (milliseconds up to
+ * 3, microseconds up to 6, nanoseconds above), as Iceberg stores them.
  */
 public final class TemporalValues {
   private static final DateTimeFormatter SQL_TIMESTAMP =

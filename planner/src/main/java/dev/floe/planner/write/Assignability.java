@@ -7,9 +7,9 @@ import java.util.Set;
 /**
  * Which SQL types a value may be assigned from, by standard SQL's rules for storing a value into a
  * column: numbers never become dates, times, timestamps or booleans, and booleans never become
- * numbers or datetimes, however the value arrives (literal, expression, parameter, batch). The
- * same rule is applied when a statement is planned and again when each value is written. Types
- * are named as Calcite's {@code SqlTypeName} names them.
+ * numbers or datetimes, however the value arrives (literal, expression, parameter, batch). The same
+ * rule is applied when a statement is planned and again when each value is written. Types are named
+ * as Calcite's {@code SqlTypeName} names them.
  */
 public final class Assignability {
   private static final Set<String> NUMERIC =

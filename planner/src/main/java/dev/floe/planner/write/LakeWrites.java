@@ -1,8 +1,8 @@
 package dev.floe.planner.write;
 
-import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.TableChange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

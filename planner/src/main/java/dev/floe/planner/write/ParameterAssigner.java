@@ -6,18 +6,18 @@ import org.apache.iceberg.types.Type;
 /**
  * Assignment of a JDBC parameter value to the SQL type its parameter has, with the rule every
  * written value follows ({@link ValueAssigner}): a number out of range is 22003 (never wrapped or
- * clamped), a DECIMAL is rounded half up to its scale, a number is never a date, time, timestamp
- * or boolean (42804), bad text is 22018 or 22007, and a Java object of a type Floe cannot convert
- * is 07006.
+ * clamped), a DECIMAL is rounded half up to its scale, a number is never a date, time, timestamp or
+ * boolean (42804), bad text is 22018 or 22007, and a Java object of a type Floe cannot convert is
+ * 07006.
  */
 public final class ParameterAssigner {
   private ParameterAssigner() {}
 
   /**
-   * The value a parameter of a JDBC type holds, converted by SQL assignment: an {@code Integer}
-   * for INTEGER, a {@code Long} for BIGINT, a {@code BigDecimal} of the parameter's scale for
-   * DECIMAL, a {@code Float} for REAL, a {@code Double} for DOUBLE, a {@code Boolean}, a {@code
-   * LocalDate}, {@code LocalTime} or {@code LocalDateTime}; other types are returned unchanged.
+   * The value a parameter of a JDBC type holds, converted by SQL assignment: an {@code Integer} for
+   * INTEGER, a {@code Long} for BIGINT, a {@code BigDecimal} of the parameter's scale for DECIMAL,
+   * a {@code Float} for REAL, a {@code Double} for DOUBLE, a {@code Boolean}, a {@code LocalDate},
+   * {@code LocalTime} or {@code LocalDateTime}; other types are returned unchanged.
    *
    * @throws dev.floe.error.FloeException with the SQLState of the assignment rule broken
    */

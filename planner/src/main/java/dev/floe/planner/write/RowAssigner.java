@@ -6,7 +6,9 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 
-/** Assigns a row of Calcite values to a new Iceberg record of the table schema, column by column. */
+/**
+ * Assigns a row of Calcite values to a new Iceberg record of the table schema, column by column.
+ */
 final class RowAssigner {
   private final Schema schema;
   private final ValueAssigner[] columns;

@@ -1,8 +1,8 @@
 package dev.floe.planner.write;
 
-import dev.floe.planner.spi.TableChange;
 import dev.floe.error.FloeError;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.TableChange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -28,11 +28,10 @@ import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.deletes.PositionDelete;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FanoutPositionOnlyDeleteWriter;
@@ -44,8 +43,8 @@ import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * DELETE and UPDATE: collects the file and position of every matching row (and, for UPDATE, the
- * new row), then for each affected data file either removes it whole (every live row matched: a
+ * DELETE and UPDATE: collects the file and position of every matching row (and, for UPDATE, the new
+ * row), then for each affected data file either removes it whole (every live row matched: a
  * metadata-only delete), rewrites it (copy-on-write tables), or records the positions as position
  * deletes (v2) or a deletion vector (v3).
  */
@@ -148,11 +147,13 @@ final class RowLevelChange {
       return;
     }
     boolean copyOnWrite = LakeWrites.copyOnWrite(table, plan.operation());
-    Map<FileScanTask, long[]> rowLevel = new TreeMap<>((a, b) -> a.file().location().compareTo(b.file().location()));
+    Map<FileScanTask, long[]> rowLevel =
+        new TreeMap<>((a, b) -> a.file().location().compareTo(b.file().location()));
     for (Map.Entry<String, Positions> entry : deleted.entrySet()) {
       FileScanTask task = tasks.get(entry.getKey());
       if (task == null) {
-        throw FloeError.IO.error(entry.getKey(), "the data file is not in snapshot " + pinned.snapshotId());
+        throw FloeError.IO.error(
+            entry.getKey(), "the data file is not in snapshot " + pinned.snapshotId());
       }
       long[] positions = entry.getValue().sorted();
       if (task.deletes().isEmpty() && positions.length == task.file().recordCount()) {

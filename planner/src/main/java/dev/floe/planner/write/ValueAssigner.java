@@ -23,9 +23,9 @@ import org.apache.iceberg.types.Types;
 
 /**
  * SQL assignment of one value to one Iceberg field: converts from Calcite's runtime form to the
- * form Iceberg's generic writers take, and refuses what does not fit with the SQLState standard
- * SQL gives it (22003 out of range, 22001 too long, 22018 bad text, 23502 NULL in a required
- * column). Thread-safe.
+ * form Iceberg's generic writers take, and refuses what does not fit with the SQLState standard SQL
+ * gives it (22003 out of range, 22001 too long, 22018 bad text, 23502 NULL in a required column).
+ * Thread-safe.
  */
 final class ValueAssigner {
   private final String column;
@@ -169,7 +169,9 @@ final class ValueAssigner {
           return d;
         }
       case STRING:
-        return value instanceof ByteString ? ((ByteString) value).toBase64String() : value.toString();
+        return value instanceof ByteString
+            ? ((ByteString) value).toBase64String()
+            : value.toString();
       case DATE:
         if (value instanceof LocalDate) {
           return value;
@@ -366,7 +368,9 @@ final class ValueAssigner {
     if (value instanceof BigDecimal) {
       return (BigDecimal) value;
     }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short
+    if (value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
         || value instanceof Byte) {
       return BigDecimal.valueOf(((Number) value).longValue());
     }

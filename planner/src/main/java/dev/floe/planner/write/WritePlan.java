@@ -10,8 +10,8 @@ import org.apache.iceberg.expressions.Expression;
  *
  * @param session the connection's session
  * @param path the table's path under the root
- * @param operation INSERT, DELETE, UPDATE or MERGE. A MERGE row holds the new row's values (one
- *     per table column), the action ({@link #MERGE_DELETE}, {@link #MERGE_INSERT} or {@link
+ * @param operation INSERT, DELETE, UPDATE or MERGE. A MERGE row holds the new row's values (one per
+ *     table column), the action ({@link #MERGE_DELETE}, {@link #MERGE_INSERT} or {@link
  *     #MERGE_UPDATE}), and the changed target row's data file and position (null for an insert)
  * @param inputTypes the SQL type of each input field, to convert values exactly
  * @param updateColumns for UPDATE, the table column index each new value goes to

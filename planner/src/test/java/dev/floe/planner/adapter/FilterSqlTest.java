@@ -39,9 +39,7 @@ class FilterSqlTest {
 
   @Test
   void nullTestsAndNegation() {
-    assertThat(
-            FilterSql.of(
-                Expressions.not(Expressions.isNull("name")), SCHEMA, ZoneId.of("UTC")))
+    assertThat(FilterSql.of(Expressions.not(Expressions.isNull("name")), SCHEMA, ZoneId.of("UTC")))
         .isEqualTo("NOT (name IS NULL)");
   }
 }

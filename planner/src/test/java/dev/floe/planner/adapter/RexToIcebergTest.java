@@ -103,8 +103,7 @@ class RexToIcebergTest {
   @Test
   void floatingPointComparisonsAreNotPushedBecauseIcebergOrdersMinusZeroFirst() {
     RexNode cmp =
-        rex.makeCall(
-            SqlStdOperatorTable.EQUALS, field(3), rex.makeApproxLiteral(BigDecimal.ZERO));
+        rex.makeCall(SqlStdOperatorTable.EQUALS, field(3), rex.makeApproxLiteral(BigDecimal.ZERO));
     assertThat(translator.split(cmp).remaining()).containsExactly(cmp);
   }
 

@@ -86,7 +86,8 @@ class FloeParserTest {
     assertThat(create.columns.get(13).type()).isEqualTo(Types.TimestampType.withoutZone());
     assertThat(create.partitioning)
         .extracting(f -> f.transform() + ":" + f.column().getSimple() + ":" + f.argument())
-        .containsExactly("day:ts:0", "bucket:id:16", "truncate:Name:4", "identity:l:0", "identity:u:0");
+        .containsExactly(
+            "day:ts:0", "bucket:id:16", "truncate:Name:4", "identity:l:0", "identity:u:0");
     assertThat(create.properties.entrySet())
         .extracting(e -> e.getKey() + "=" + e.getValue())
         .containsExactly("format-version=2", "commit.retry.num-retries=5", "x=true");
@@ -103,7 +104,12 @@ class FloeParserTest {
     assertThat(create.partitioning)
         .extracting(f -> f.transform() + ":" + f.column().getSimple() + ":" + f.argument())
         .containsExactly(
-            "year:ts:0", "month:ts:0", "hour:ts:0", "year:ts:0", "identity:days:0", "truncate:days:10");
+            "year:ts:0",
+            "month:ts:0",
+            "hour:ts:0",
+            "year:ts:0",
+            "identity:days:0",
+            "truncate:days:10");
   }
 
   @Test
@@ -210,14 +216,18 @@ class FloeParserTest {
                 + " s STRUCT<value: INT>, PRIMARY KEY (value)) PARTITIONED BY (date, day(date))",
             SqlCreateLakeTable.class);
     assertThat(create.name.getSimple()).isEqualTo("every");
-    assertThat(create.columns).extracting(c -> c.name().getSimple())
+    assertThat(create.columns)
+        .extracting(c -> c.name().getSimple())
         .containsExactly("dec", "day", "date", "value", "s");
     assertThat(create.columns.get(4).type().asStructType().field("value")).isNotNull();
     assertThat(create.primaryKey).extracting(SqlIdentifier::getSimple).containsExactly("value");
     assertThat(create.partitioning)
         .extracting(f -> f.transform() + ":" + f.column().getSimple())
         .containsExactly("identity:date", "day:date");
-    assertThat(parse("ALTER TABLE every DROP COLUMN value", SqlAlterLakeTable.class).target.getSimple())
+    assertThat(
+            parse("ALTER TABLE every DROP COLUMN value", SqlAlterLakeTable.class)
+                .target
+                .getSimple())
         .isEqualTo("value");
   }
 
@@ -246,8 +256,7 @@ class FloeParserTest {
             parse("SELECT * FROM t FOR SYSTEM_VERSION AS OF 'audit'", SqlSelect.class).getFrom();
     assertThat(((SqlCall) ref.getPeriod()).getOperator()).isSameAs(FloeOperators.VERSION_AS_OF);
     SqlLiteral refValue = ((SqlCall) ref.getPeriod()).operand(0);
-    assertThat(refValue.toValue())
-        .isEqualTo("audit");
+    assertThat(refValue.toValue()).isEqualTo("audit");
 
     SqlSnapshot time =
         (SqlSnapshot)
@@ -283,7 +292,8 @@ class FloeParserTest {
             SqlInsertOverwrite.class);
     assertThat(overwrite.partitionColumns).hasSize(2);
     assertThat(overwrite.query).isInstanceOf(SqlSelect.class);
-    assertThat(parse("INSERT OVERWRITE TABLE t VALUES (1)", SqlInsertOverwrite.class).partitionColumns)
+    assertThat(
+            parse("INSERT OVERWRITE TABLE t VALUES (1)", SqlInsertOverwrite.class).partitionColumns)
         .isEmpty();
   }
 
@@ -338,7 +348,8 @@ class FloeParserTest {
     assertThat(execute.arguments.get(0).name().getSimple()).isEqualTo("file_size_threshold");
     assertThat(execute.arguments.get(1).name()).isNull();
     assertThat(execute.where).isNotNull();
-    SqlAlterTableExecute bare = parse("ALTER TABLE t EXECUTE expire_snapshots", SqlAlterTableExecute.class);
+    SqlAlterTableExecute bare =
+        parse("ALTER TABLE t EXECUTE expire_snapshots", SqlAlterTableExecute.class);
     assertThat(bare.arguments.size()).isZero();
   }
 
@@ -361,7 +372,8 @@ class FloeParserTest {
     assertThat(replace.action).isEqualTo(SqlAlterTableRef.Action.CREATE_OR_REPLACE);
     assertThat(replace.tag).isTrue();
     assertThat(replace.retainMillis).isEqualTo(30 * 60_000L);
-    assertThat(parse("ALTER TABLE t REPLACE BRANCH b AS OF VERSION 7", SqlAlterTableRef.class).action)
+    assertThat(
+            parse("ALTER TABLE t REPLACE BRANCH b AS OF VERSION 7", SqlAlterTableRef.class).action)
         .isEqualTo(SqlAlterTableRef.Action.REPLACE);
     SqlAlterTableRef drop = parse("ALTER TABLE t DROP TAG IF EXISTS v1", SqlAlterTableRef.class);
     assertThat(drop.action).isEqualTo(SqlAlterTableRef.Action.DROP);
@@ -369,7 +381,8 @@ class FloeParserTest {
     assertThat(parse("ALTER TABLE t DROP BRANCH b", SqlAlterTableRef.class).name.getSimple())
         .isEqualTo("b");
     SqlAlterTableRef retention =
-        parse("ALTER TABLE t CREATE BRANCH b WITH SNAPSHOT RETENTION 5 DAYS", SqlAlterTableRef.class);
+        parse(
+            "ALTER TABLE t CREATE BRANCH b WITH SNAPSHOT RETENTION 5 DAYS", SqlAlterTableRef.class);
     assertThat(retention.minSnapshotsToKeep).isNull();
     assertThat(retention.maxSnapshotAgeMillis).isEqualTo(5 * 86_400_000L);
   }
@@ -397,11 +410,8 @@ class FloeParserTest {
         .startsWith("Cannot parse SQL: Encountered \"1\" at line 1, column 29");
     assertThat(syntaxError("CREATE TABLE t (a INT) PARTITIONED BY (frobnicate(a))"))
         .contains("unknown partition transform frobnicate at line 1, column 40");
-    assertThat(syntaxError("CREATE TABLE t"))
-        .contains("a table needs columns or AS query");
-    assertThat(syntaxError("DROP TABLE"))
-        .contains("line 1, column 10")
-        .contains("a name");
+    assertThat(syntaxError("CREATE TABLE t")).contains("a table needs columns or AS query");
+    assertThat(syntaxError("DROP TABLE")).contains("line 1, column 10").contains("a name");
     assertThat(syntaxError("ALTER TABLE t\n  FROB x")).contains("line 2, column 3");
     assertThat(syntaxError("SHOW TABLES FROM")).contains("line 1, column 16");
     assertThat(syntaxError("SELECT 1; SELECT 2")).contains("2 statements");
@@ -416,8 +426,7 @@ class FloeParserTest {
         .hasMessageContaining("at most " + FloeParser.IDENTIFIER_MAX_LENGTH + " characters");
     assertThat(FloeParser.parse("SELECT " + longName.substring(1) + " FROM t"))
         .isInstanceOf(SqlSelect.class);
-    assertThat(FloeParser.CONFIG.identifierMaxLength())
-        .isEqualTo(FloeParser.IDENTIFIER_MAX_LENGTH);
+    assertThat(FloeParser.CONFIG.identifierMaxLength()).isEqualTo(FloeParser.IDENTIFIER_MAX_LENGTH);
   }
 
   @Test

@@ -45,11 +45,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The batch reader returns exactly the rows the generated data says, and the same rows as
- * Iceberg's row reader, over Parquet files with v1 and v2 pages, dictionary and plain encodings
- * (with fallback from one to the other inside a column chunk), many pages and row groups per
- * file, NULLs in every optional column, position deletes spread over the row groups, a residual
- * filter, and tasks split at row groups.
+ * The batch reader returns exactly the rows the generated data says, and the same rows as Iceberg's
+ * row reader, over Parquet files with v1 and v2 pages, dictionary and plain encodings (with
+ * fallback from one to the other inside a column chunk), many pages and row groups per file, NULLs
+ * in every optional column, position deletes spread over the row groups, a residual filter, and
+ * tasks split at row groups.
  */
 class BatchReaderTest {
   private static final int ROWS = 6000;
@@ -81,7 +81,8 @@ class BatchReaderTest {
     catalog.initialize("test", Map.of());
     catalog.createNamespace(Namespace.of("db"));
     Table table =
-        catalog.buildTable(TableIdentifier.of("db", "t"), SCHEMA)
+        catalog
+            .buildTable(TableIdentifier.of("db", "t"), SCHEMA)
             .withProperties(
                 Map.of(
                     "format-version", "2",
@@ -114,7 +115,9 @@ class BatchReaderTest {
       planned.forEach(task -> task.split(16384).forEach(tasks::add));
     }
     tasks.sort(Comparator.comparingLong(FileScanTask::start));
-    assertThat(tasks).as("the file is split at row groups into several tasks").hasSizeGreaterThan(1);
+    assertThat(tasks)
+        .as("the file is split at row groups into several tasks")
+        .hasSizeGreaterThan(1);
 
     List<Integer> columns = IntStream.range(0, SCHEMA.columns().size()).boxed().toList();
     List<List<Object>> batched = read(table, tasks, columns, true);
@@ -150,7 +153,9 @@ class BatchReaderTest {
             .named("table");
     assertThat(BatchReader.create(schema, int96, Map.of()).decodes()).isFalse();
     assertThat(BatchReader.create(schema, micros, Map.of()).decodes()).isTrue();
-    assertThat(BatchReader.canRead(new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)))))
+    assertThat(
+            BatchReader.canRead(
+                new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)))))
         .isFalse();
   }
 
@@ -186,17 +191,25 @@ class BatchReaderTest {
     r.setField("d", i % 17 == 0 ? null : i % 19 == 0 ? Double.NaN : i * 0.001 - 1);
     r.setField("b", i % 4 == 1 ? null : i % 3 == 0);
     r.setField(
-        "s", i % 9 == 2 ? null : i % 2 == 0 ? "k" + (i % 40) + " 日本 😀" : "unique-" + i + "-x".repeat(i % 5));
+        "s",
+        i % 9 == 2
+            ? null
+            : i % 2 == 0 ? "k" + (i % 40) + " 日本 😀" : "unique-" + i + "-x".repeat(i % 5));
     r.setField("dt", i % 23 == 0 ? null : LocalDate.of(1969, 12, 1).plusDays(i % 400));
     r.setField(
         "ts",
-        i % 29 == 0 ? null : LocalDateTime.of(1960, 1, 1, 0, 0).plusNanos(i * 86_399_999_999_001L / 1000 * 1000));
+        i % 29 == 0
+            ? null
+            : LocalDateTime.of(1960, 1, 1, 0, 0).plusNanos(i * 86_399_999_999_001L / 1000 * 1000));
     r.setField(
         "tz",
         i % 31 == 0
             ? null
-            : OffsetDateTime.of(2024, 2, 29, 23, 59, 59, 123_456_000, ZoneOffset.UTC).plusSeconds(i * 37L));
-    r.setField("t", i % 37 == 0 ? null : LocalTime.ofNanoOfDay((i * 14_400_000_001L) % 86_400_000_000L * 1000));
+            : OffsetDateTime.of(2024, 2, 29, 23, 59, 59, 123_456_000, ZoneOffset.UTC)
+                .plusSeconds(i * 37L));
+    r.setField(
+        "t",
+        i % 37 == 0 ? null : LocalTime.ofNanoOfDay((i * 14_400_000_001L) % 86_400_000_000L * 1000));
     return r;
   }
 
@@ -214,7 +227,8 @@ class BatchReaderTest {
     LocalDateTime ts = (LocalDateTime) r.getField("ts");
     values.add(ts == null ? null : micros(ts));
     OffsetDateTime tz = (OffsetDateTime) r.getField("tz");
-    values.add(tz == null ? null : micros(tz.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
+    values.add(
+        tz == null ? null : micros(tz.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
     LocalTime time = (LocalTime) r.getField("t");
     values.add(time == null ? null : time.toNanoOfDay() / 1000);
     return values;

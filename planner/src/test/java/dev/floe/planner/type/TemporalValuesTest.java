@@ -30,6 +30,7 @@ class TemporalValuesTest {
     LocalDateTime last = LocalDateTime.parse("9999-12-31T23:59:59.999999");
     assertThat(TemporalValues.toLocalDateTime(TemporalValues.micros(first), 6)).isEqualTo(first);
     assertThat(TemporalValues.toLocalDateTime(TemporalValues.micros(last), 6)).isEqualTo(last);
-    assertThat(TemporalValues.format(TemporalValues.micros(first), 6)).isEqualTo("0001-01-01 00:00:00");
+    assertThat(TemporalValues.format(TemporalValues.micros(first), 6))
+        .isEqualTo("0001-01-01 00:00:00");
   }
 }

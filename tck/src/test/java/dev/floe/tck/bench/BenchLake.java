@@ -50,7 +50,10 @@ final class BenchLake {
     reuse.set(2, "name-" + (i % 100_000));
     reuse.set(3, i * 0.25);
     reuse.set(4, LocalDate.of(2020, 1, 1).plusDays(i % 1500));
-    reuse.set(5, LocalDateTime.of(2020, 1, 1, 0, 0).plusNanos((i * 1_000_003L) % 86_400_000_000_000L / 1000 * 1000));
+    reuse.set(
+        5,
+        LocalDateTime.of(2020, 1, 1, 0, 0)
+            .plusNanos((i * 1_000_003L) % 86_400_000_000_000L / 1000 * 1000));
     return reuse;
   }
 
@@ -98,7 +101,9 @@ final class BenchLake {
   static List<String> dataFiles(Path folder) throws IOException {
     List<String> files = new ArrayList<>();
     try (Stream<Path> list = Files.list(folder.resolve("data"))) {
-      list.filter(p -> p.toString().endsWith(".parquet")).sorted().forEach(p -> files.add(p.toString()));
+      list.filter(p -> p.toString().endsWith(".parquet"))
+          .sorted()
+          .forEach(p -> files.add(p.toString()));
     }
     return files;
   }

@@ -28,16 +28,25 @@ public final class ReadBenchmark {
   private ReadBenchmark() {}
 
   public static void main(String[] argv) throws Exception {
-    String[] args = String.join(" ", argv).trim().isEmpty() ? new String[0] : String.join(" ", argv).trim().split("\\s+");
+    String[] args =
+        String.join(" ", argv).trim().isEmpty()
+            ? new String[0]
+            : String.join(" ", argv).trim().split("\\s+");
     long rows = args.length > 0 ? Long.parseLong(args[0]) : 5_000_000L;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path root = Files.createTempDirectory("floe-bench");
     Path folder = root.resolve("bench");
     long t0 = System.nanoTime();
     Table table = BenchLake.write(folder, rows, 4);
-    System.out.printf(Locale.ROOT, "wrote %,d rows in %.1f s (%,d bytes)%n", rows, (System.nanoTime() - t0) / 1e9, BenchLake.bytesUnder(folder));
+    System.out.printf(
+        Locale.ROOT,
+        "wrote %,d rows in %.1f s (%,d bytes)%n",
+        rows,
+        (System.nanoTime() - t0) / 1e9,
+        BenchLake.bytesUnder(folder));
     List<String> files = BenchLake.dataFiles(folder);
-    String duckFiles = "[" + String.join(", ", files.stream().map(f -> "'" + f + "'").toList()) + "]";
+    String duckFiles =
+        "[" + String.join(", ", files.stream().map(f -> "'" + f + "'").toList()) + "]";
 
     double[] floe = new double[runs];
     double[] duck = new double[runs];
@@ -54,16 +63,36 @@ public final class ReadBenchmark {
         duckSql[r] = scan(d, duckSqlText, rows, false);
         floeSql[r] = scan(f, floeSqlText, rows, false);
         iceberg[r] = icebergScan(table, rows);
-        System.out.printf(Locale.ROOT, "run %d: java.time getters: floe %,.0f rows/s, duckdb %,.0f rows/s; java.sql getters: floe %,.0f, duckdb %,.0f; iceberg generic reader %,.0f rows/s%n", r + 1, floe[r], duck[r], floeSql[r], duckSql[r], iceberg[r]);
+        System.out.printf(
+            Locale.ROOT,
+            "run %d: java.time getters: floe %,.0f rows/s, duckdb %,.0f rows/s; java.sql getters: floe %,.0f, duckdb %,.0f; iceberg generic reader %,.0f rows/s%n",
+            r + 1,
+            floe[r],
+            duck[r],
+            floeSql[r],
+            duckSql[r],
+            iceberg[r]);
       }
     }
     double floeMedian = median(floe);
     double duckMedian = median(duck);
     double icebergMedian = median(iceberg);
-    System.out.printf(Locale.ROOT, "RESULT full scan, %,d rows, 6 columns, getObject(LocalDate/LocalDateTime): floe %,.0f rows/s = %.2fx duckdb (%,.0f rows/s); iceberg generic reader alone %,.0f rows/s = %.2fx duckdb%n",
-        rows, floeMedian, floeMedian / duckMedian, duckMedian, icebergMedian, icebergMedian / duckMedian);
-    System.out.printf(Locale.ROOT, "RESULT full scan, %,d rows, 6 columns, getDate/getTimestamp: floe %,.0f rows/s = %.2fx duckdb (%,.0f rows/s)%n",
-        rows, median(floeSql), median(floeSql) / median(duckSql), median(duckSql));
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT full scan, %,d rows, 6 columns, getObject(LocalDate/LocalDateTime): floe %,.0f rows/s = %.2fx duckdb (%,.0f rows/s); iceberg generic reader alone %,.0f rows/s = %.2fx duckdb%n",
+        rows,
+        floeMedian,
+        floeMedian / duckMedian,
+        duckMedian,
+        icebergMedian,
+        icebergMedian / duckMedian);
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT full scan, %,d rows, 6 columns, getDate/getTimestamp: floe %,.0f rows/s = %.2fx duckdb (%,.0f rows/s)%n",
+        rows,
+        median(floeSql),
+        median(floeSql) / median(duckSql),
+        median(duckSql));
     BenchLake.deleteTree(root);
   }
 

@@ -46,11 +46,13 @@ public final class WriteBenchmark {
     Record record = GenericRecord.create(BenchLake.SCHEMA);
     try (Connection c = DriverManager.getConnection("jdbc:floe:" + root)) {
       try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE floe_insert (id BIGINT NOT NULL, k INT NOT NULL, name VARCHAR, v DOUBLE, d DATE, ts TIMESTAMP)");
+        s.execute(
+            "CREATE TABLE floe_insert (id BIGINT NOT NULL, k INT NOT NULL, name VARCHAR, v DOUBLE, d DATE, ts TIMESTAMP)");
       }
       start = System.nanoTime();
       c.setAutoCommit(false);
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO floe_insert VALUES (?, ?, ?, ?, ?, ?)")) {
+      try (PreparedStatement p =
+          c.prepareStatement("INSERT INTO floe_insert VALUES (?, ?, ?, ?, ?, ?)")) {
         for (long i = 0; i < rows; i++) {
           BenchLake.row(record, i);
           p.setLong(1, (Long) record.get(0));
@@ -69,9 +71,13 @@ public final class WriteBenchmark {
       c.commit();
     }
     double floeSeconds = (System.nanoTime() - start) / 1e9;
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "RESULT batch insert of %,d rows (batches of 10,000, one commit): floe %,.0f rows/s, iceberg generic writer %,.0f rows/s, ratio %.2f%n",
-        rows, rows / floeSeconds, rows / icebergSeconds, icebergSeconds / floeSeconds);
+        rows,
+        rows / floeSeconds,
+        rows / icebergSeconds,
+        icebergSeconds / floeSeconds);
   }
 
   private static void delete(Path root, long rows, String mode) throws Exception {
@@ -94,9 +100,14 @@ public final class WriteBenchmark {
       if (deleted != (rows + 99) / 100) {
         throw new IllegalStateException("Deleted " + deleted + " rows");
       }
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "RESULT delete 1%% of %,d rows, %s: %.2f s, %,d bytes written, %,d rows deleted%n",
-          rows, mode, seconds, written, deleted);
+          rows,
+          mode,
+          seconds,
+          written,
+          deleted);
     }
   }
 }

@@ -70,7 +70,8 @@ final class BigTable {
     record.set(2, text(i));
     record.set(3, i % 89 == 0 ? null : i * 0.25 - 1e6);
     record.set(4, i % 83 == 0 ? null : LocalDate.ofEpochDay(18_000 + i % 3_000));
-    record.set(5, i % 79 == 0 ? null : EPOCH.plusNanos(1_600_000_000_000_000L + i * 1_000_003_000L));
+    record.set(
+        5, i % 79 == 0 ? null : EPOCH.plusNanos(1_600_000_000_000_000L + i * 1_000_003_000L));
     return record;
   }
 

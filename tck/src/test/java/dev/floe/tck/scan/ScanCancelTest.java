@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code Statement.cancel()} and {@code setQueryTimeout} stop a scan that is being read and close
- * the Parquet files it opened, before the statement or result set is closed. Open files are
- * counted through {@code /proc/self/fd}, so the kit checks this on Linux.
+ * the Parquet files it opened, before the statement or result set is closed. Open files are counted
+ * through {@code /proc/self/fd}, so the kit checks this on Linux.
  */
 class ScanCancelTest {
   private static final long ROWS = 320_000;

@@ -44,8 +44,7 @@ class ScanMemoryTest {
 
   @ParameterizedTest(name = "scanThreads={0}")
   @ValueSource(strings = {"default", "1"})
-  void aTableTenTimesTheHeapIsScannedToTheLastRowInASmallHeap(String scanThreads)
-      throws Exception {
+  void aTableTenTimesTheHeapIsScannedToTheLastRowInASmallHeap(String scanThreads) throws Exception {
     String url =
         "jdbc:floe:"
             + temp.resolve("lake")

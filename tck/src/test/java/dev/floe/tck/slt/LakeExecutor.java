@@ -6,8 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,8 +26,8 @@ import net.hydromatic.sqllogictest.executors.JdbcExecutor;
 /**
  * Hydromatic's JDBC executor on a fresh Floe lake, through {@link DriverManager}: it runs every
  * statement and query of one test file, skips what {@link Unsupported} lists (and what depends on
- * an object such a statement would have created), and records every failure with its SQLState.
- * The comparison of answers is the runner's own ({@link JdbcExecutor#validate}).
+ * an object such a statement would have created), and records every failure with its SQLState. The
+ * comparison of answers is the runner's own ({@link JdbcExecutor#validate}).
  */
 final class LakeExecutor extends JdbcExecutor {
   /** A statement creating a named object, or writing to a table. */
@@ -71,8 +71,10 @@ final class LakeExecutor extends JdbcExecutor {
 
   /** Objects a skipped statement would have created or changed. */
   private final Set<String> missing = new HashSet<>();
+
   /** How many statements and queries were skipped, by reason. */
   private final Map<String, Integer> skips = new LinkedHashMap<>();
+
   private final List<String> failures = new ArrayList<>();
   private int statements;
   private int statementsFailed;

@@ -28,9 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * runs must answer exactly what SQLite answered, and every statement must succeed or fail as the
  * file says. A line per file reports passed, failed and skipped queries and the time taken.
  *
- * <p>Every build runs {@code test/select1.test} and every file in {@code test/evidence/}; the
- * Maven profile {@code slt} ({@code -Dslt.more=true}) adds the larger files below.
- * {@code -Dslt.files=test/a.test,test/b.test} runs other files of the suite instead.
+ * <p>Every build runs {@code test/select1.test} and every file in {@code test/evidence/}; the Maven
+ * profile {@code slt} ({@code -Dslt.more=true}) adds the larger files below. {@code
+ * -Dslt.files=test/a.test,test/b.test} runs other files of the suite instead.
  */
 class SqlLogicTest {
   /** The files every build runs besides {@code test/evidence/}. */

@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 /**
  * What the SQL Logic Test files use that Floe documents as unsupported or that is SQLite-only SQL,
  * each with its reason (README: SQL Logic Test). A statement or query covered by one of these is
- * skipped, never run and never counted as passed; {@link LakeExecutor} also skips what depends on
- * a skipped statement. Nothing else may be skipped.
+ * skipped, never run and never counted as passed; {@link LakeExecutor} also skips what depends on a
+ * skipped statement. Nothing else may be skipped.
  */
 enum Unsupported {
   INDEX(
@@ -20,8 +20,7 @@ enum Unsupported {
       "Iceberg tables have no indexes"),
   VIEW(matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?VIEW|DROP\\s+VIEW)\\b.*"), "no views"),
   TRIGGER(
-      matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?TRIGGER|DROP\\s+TRIGGER)\\b.*"),
-      "no triggers"),
+      matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?TRIGGER|DROP\\s+TRIGGER)\\b.*"), "no triggers"),
   UNIQUE(
       matching("CREATE\\s+TABLE\\b.*\\bUNIQUE\\b.*"),
       "no UNIQUE constraints: Iceberg cannot enforce them"),

@@ -8,8 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * A child-JVM writer: connects, signals it is ready, waits for the start signal, then appends
- * rows {@code (writer, 1..count)} to table {@code t}, one autocommit INSERT each. Prints {@code
+ * A child-JVM writer: connects, signals it is ready, waits for the start signal, then appends rows
+ * {@code (writer, 1..count)} to table {@code t}, one autocommit INSERT each. Prints {@code
  * committed W I} when an INSERT returned, {@code failed W I SQLSTATE message} when it threw.
  *
  * <p>Arguments: URL, writer number, count, control folder (ready and go files).
@@ -35,7 +35,8 @@ public final class AppendWorker {
           int n = s.executeUpdate("INSERT INTO t VALUES (" + writer + ", " + i + ")");
           System.out.println((n == 1 ? "committed " : "miscounted ") + writer + " " + i);
         } catch (SQLException e) {
-          System.out.println("failed " + writer + " " + i + " " + e.getSQLState() + " " + e.getMessage());
+          System.out.println(
+              "failed " + writer + " " + i + " " + e.getSQLState() + " " + e.getMessage());
         }
       }
     }

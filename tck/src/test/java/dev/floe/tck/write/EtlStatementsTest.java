@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.SortedSet;
 import org.apache.iceberg.DataFile;
 import org.junit.jupiter.api.Test;
@@ -15,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ETL statements (README, "ETL statements") through the shaded driver: a daily load with
- * TRUNCATE, INSERT OVERWRITE and MERGE, each result read back with Iceberg's own reader, every
- * file at {@code <lake>/<table>/data/...}, and nothing left behind by a failing MERGE.
+ * TRUNCATE, INSERT OVERWRITE and MERGE, each result read back with Iceberg's own reader, every file
+ * at {@code <lake>/<table>/data/...}, and nothing left behind by a failing MERGE.
  */
 class EtlStatementsTest {
   @TempDir Path lake;
@@ -64,7 +63,8 @@ class EtlStatementsTest {
       assertThat(IcebergView.of(lake.resolve("staging")).snapshots()).hasSize(2);
 
       // an ambiguous MERGE writes nothing at all
-      Sql.run(c, "INSERT INTO staging VALUES (1, 'x', DATE '2024-06-02'), (1, 'y', DATE '2024-06-02')");
+      Sql.run(
+          c, "INSERT INTO staging VALUES (1, 'x', DATE '2024-06-02'), (1, 'y', DATE '2024-06-02')");
       SortedSet<String> before = FolderListing.files(lake.resolve("customers"));
       SQLException failure =
           catchThrowableOfType(

@@ -232,7 +232,9 @@ final class IcebergView {
     if (value instanceof CharSequence) {
       return value.toString();
     }
-    if (value instanceof LocalDate || value instanceof LocalDateTime || value instanceof BigDecimal) {
+    if (value instanceof LocalDate
+        || value instanceof LocalDateTime
+        || value instanceof BigDecimal) {
       return value;
     }
     return value;

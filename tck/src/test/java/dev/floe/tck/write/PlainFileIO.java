@@ -20,12 +20,14 @@ final class PlainFileIO implements FileIO {
 
   @Override
   public OutputFile newOutputFile(String location) {
-    throw new UnsupportedOperationException("Cannot write " + location + ": the checker only reads");
+    throw new UnsupportedOperationException(
+        "Cannot write " + location + ": the checker only reads");
   }
 
   @Override
   public void deleteFile(String location) {
-    throw new UnsupportedOperationException("Cannot delete " + location + ": the checker only reads");
+    throw new UnsupportedOperationException(
+        "Cannot delete " + location + ": the checker only reads");
   }
 
   /** The local file a location names: {@code file:/x}, {@code file:///x} or a plain path. */

@@ -8,9 +8,9 @@ import java.sql.Statement;
 
 /**
  * A child-JVM program: runs SQL the way a user's program does. Arguments are a script: a {@code
- * jdbc:} URL opens a new connection (closing the last one), anything else is a statement run on
- * it. Prints {@code count: N} for updates and {@code row: a|b|...} for query rows; a failing
- * statement prints {@code error: SQLSTATE message} and ends the program with status 1.
+ * jdbc:} URL opens a new connection (closing the last one), anything else is a statement run on it.
+ * Prints {@code count: N} for updates and {@code row: a|b|...} for query rows; a failing statement
+ * prints {@code error: SQLSTATE message} and ends the program with status 1.
  */
 public final class SqlRunner {
   private SqlRunner() {}

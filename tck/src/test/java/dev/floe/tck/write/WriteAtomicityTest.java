@@ -17,9 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Failure atomicity (README, "Transactions"; ARCHITECTURE.md, "Commit protocol"): a statement that fails halfway, a rollback
- * and a close with pending work leave every table folder with exactly the files it had; a
- * statement or commit that returns has published a version every fresh connection sees.
+ * Failure atomicity (README, "Transactions"; ARCHITECTURE.md, "Commit protocol"): a statement that
+ * fails halfway, a rollback and a close with pending work leave every table folder with exactly the
+ * files it had; a statement or commit that returns has published a version every fresh connection
+ * sees.
  */
 class WriteAtomicityTest {
   /** Rows in the source table; the last one does not fit an INTEGER column. */
@@ -37,7 +38,13 @@ class WriteAtomicityTest {
         StringBuilder values = new StringBuilder();
         for (int i = from; i < from + 1000; i++) {
           long id = i == SOURCE_ROWS ? TOO_BIG_FOR_INT : i;
-          values.append(i == from ? "" : ", ").append('(').append(id).append(", ").append(i % 8).append(')');
+          values
+              .append(i == from ? "" : ", ")
+              .append('(')
+              .append(id)
+              .append(", ")
+              .append(i % 8)
+              .append(')');
         }
         Sql.run(c, "INSERT INTO src VALUES " + values); // one data file per statement
       }
@@ -53,7 +60,8 @@ class WriteAtomicityTest {
           "CREATE TABLE ok (id INT, p INT) PARTITIONED BY (p)",
           "INSERT INTO ok SELECT id, p FROM src WHERE id < " + TOO_BIG_FOR_INT,
           "CREATE TABLE t (id INT, p INT) PARTITIONED BY (p) WITH ('format-version' = '"
-              + version + "')",
+              + version
+              + "')",
           "INSERT INTO t VALUES (-1, 0), (-2, 1), (-3, 2)");
       // The same statement without the bad row writes a file for each of 8 partitions.
       assertThat(IcebergView.of(lake.resolve("ok")).dataFiles()).hasSizeGreaterThanOrEqualTo(8);
@@ -65,8 +73,10 @@ class WriteAtomicityTest {
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"));
 
       assertThat(FolderListing.files(lake)).isEqualTo(before);
-      assertThat(IcebergView.of(lake.resolve("t")).current().snapshotId()).isEqualTo(snapshotBefore);
-      assertThat(Sql.rows(c, "SELECT id, p FROM t")).containsExactly(row(-1, 0), row(-2, 1), row(-3, 2));
+      assertThat(IcebergView.of(lake.resolve("t")).current().snapshotId())
+          .isEqualTo(snapshotBefore);
+      assertThat(Sql.rows(c, "SELECT id, p FROM t"))
+          .containsExactly(row(-1, 0), row(-2, 1), row(-3, 2));
     }
   }
 
@@ -77,13 +87,16 @@ class WriteAtomicityTest {
       Sql.run(
           c,
           "CREATE TABLE t (id INT, p INT) PARTITIONED BY (p) WITH ('format-version' = '"
-              + version + "')",
+              + version
+              + "')",
           "INSERT INTO t SELECT id, p FROM src WHERE id < " + TOO_BIG_FOR_INT);
       SortedSet<String> before = FolderListing.files(lake);
 
       // New ids above 2^31 do not fit the column; smaller ones are updated (and written) first.
       assertThatThrownBy(
-              () -> Sql.update(c, "UPDATE t SET id = CAST(id AS BIGINT) * 1000000 WHERE MOD(id, 2) = 0"))
+              () ->
+                  Sql.update(
+                      c, "UPDATE t SET id = CAST(id AS BIGINT) * 1000000 WHERE MOD(id, 2) = 0"))
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"));
 
@@ -98,7 +111,10 @@ class WriteAtomicityTest {
       SortedSet<String> before = FolderListing.files(lake);
 
       assertThatThrownBy(
-              () -> Sql.update(c, "CREATE TABLE copy PARTITIONED BY (p) AS SELECT CAST(id AS INTEGER) AS id, p FROM src"))
+              () ->
+                  Sql.update(
+                      c,
+                      "CREATE TABLE copy PARTITIONED BY (p) AS SELECT CAST(id AS INTEGER) AS id, p FROM src"))
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"));
 
@@ -114,7 +130,8 @@ class WriteAtomicityTest {
       Sql.run(
           c,
           "CREATE TABLE t (id INT, p INT) PARTITIONED BY (p) WITH ('format-version' = '"
-              + version + "')",
+              + version
+              + "')",
           "INSERT INTO t SELECT id, p FROM src WHERE id <= 100");
       SortedSet<String> before = FolderListing.files(lake);
 
@@ -140,7 +157,8 @@ class WriteAtomicityTest {
     Sql.run(
         lake,
         "CREATE TABLE t (id INT, p INT) PARTITIONED BY (p) WITH ('format-version' = '"
-            + version + "')",
+            + version
+            + "')",
         "INSERT INTO t SELECT id, p FROM src WHERE id <= 100");
     SortedSet<String> before = FolderListing.files(lake);
 
@@ -215,7 +233,9 @@ class WriteAtomicityTest {
   /** Version N is published, the hint names it, and both readers see the rows at once. */
   private void assertPublished(Path table, int version, long rows) throws Exception {
     assertThat(IcebergView.versions(table)).last().isEqualTo(version);
-    assertThat(Files.readString(table.resolve("metadata/version-hint.text"), StandardCharsets.UTF_8).trim())
+    assertThat(
+            Files.readString(table.resolve("metadata/version-hint.text"), StandardCharsets.UTF_8)
+                .trim())
         .isEqualTo(Integer.toString(version));
     assertThat(IcebergView.of(table).rows()).hasSize((int) rows);
     try (Connection fresh = Sql.connect(lake)) {

@@ -19,13 +19,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Bad input (README, "Types"; ARCHITECTURE.md, "Errors"): every refused write reports the SQLState the contract names
- * and leaves every table exactly as it was, with no file added or removed.
- *
+ * Bad input (README, "Types"; ARCHITECTURE.md, "Errors"): every refused write reports the SQLState
+ * the contract names and leaves every table exactly as it was, with no file added or removed.
  */
 class WriteBadInputTest {
   private static final List<List<Object>> SEED =
-      List.of(row(1, "one", null, null, null), row(2, "two", null, null, null), row(3, "three", null, null, null));
+      List.of(
+          row(1, "one", null, null, null),
+          row(2, "two", null, null, null),
+          row(3, "three", null, null, null));
 
   @TempDir Path lake;
 
@@ -81,8 +83,7 @@ class WriteBadInputTest {
         "INSERT INTO t (id, name) VALUES (NULL, 'x')                     | 23502 | id",
         "INSERT INTO t (nope) VALUES (1)                                 | 42S22 | nope",
       })
-  void aDataErrorNamesTheColumnItConcerns(String sql, String state, String named)
-      throws Exception {
+  void aDataErrorNamesTheColumnItConcerns(String sql, String state, String named) throws Exception {
     assertRefusedWithoutChange(c -> Sql.update(c, sql), state, named, false);
   }
 
@@ -134,7 +135,8 @@ class WriteBadInputTest {
   void aBatchWithOneBadRowWritesNothing() throws Exception {
     assertRefusedWithoutChange(
         c -> {
-          try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (id, amount) VALUES (?, ?)")) {
+          try (PreparedStatement insert =
+              c.prepareStatement("INSERT INTO t (id, amount) VALUES (?, ?)")) {
             for (int i = 10; i < 20; i++) {
               insert.setInt(1, i);
               insert.setBigDecimal(2, new java.math.BigDecimal(i == 18 ? "123456" : "1.5"));
@@ -199,8 +201,13 @@ class WriteBadInputTest {
       assertThatThrownBy(() -> action.accept(c))
           .isInstanceOf(SQLException.class)
           .hasMessageContaining(named)
-          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as("SQLState of %s", e).isEqualTo(state));
-      assertThat(Sql.rows(c, "SELECT id, name, amount, d, code FROM t")).isEqualTo(Rows.sorted(SEED));
+          .satisfies(
+              e ->
+                  assertThat(((SQLException) e).getSQLState())
+                      .as("SQLState of %s", e)
+                      .isEqualTo(state));
+      assertThat(Sql.rows(c, "SELECT id, name, amount, d, code FROM t"))
+          .isEqualTo(Rows.sorted(SEED));
     }
     assertThat(FolderListing.files(lake)).isEqualTo(before);
     assertThat(IcebergView.versions(lake.resolve("t"))).isEqualTo(versions);

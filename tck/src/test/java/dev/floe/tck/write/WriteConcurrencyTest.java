@@ -27,10 +27,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Concurrency (ARCHITECTURE.md, "Commit protocol"; README, "Transactions"): writers racing on one table, in threads and in
- * separate processes, never lose or duplicate a commit and publish contiguous versions; a change
- * that deletes is validated against what was committed meanwhile, even on an empty table, and the
- * loser gets 40001 and leaves no files.
+ * Concurrency (ARCHITECTURE.md, "Commit protocol"; README, "Transactions"): writers racing on one
+ * table, in threads and in separate processes, never lose or duplicate a commit and publish
+ * contiguous versions; a change that deletes is validated against what was committed meanwhile,
+ * even on an empty table, and the loser gets 40001 and leaves no files.
  */
 class WriteConcurrencyTest {
   @TempDir Path sandbox;
@@ -62,7 +62,8 @@ class WriteConcurrencyTest {
                     start.await();
                     for (int i = 1; i <= commits; i++) {
                       try {
-                        assertThat(Sql.update(c, "INSERT INTO t VALUES (" + writer + ", " + i + ")"))
+                        assertThat(
+                                Sql.update(c, "INSERT INTO t VALUES (" + writer + ", " + i + ")"))
                             .isEqualTo(1);
                         committed.add(writer + " " + i);
                       } catch (SQLException e) {
@@ -99,10 +100,15 @@ class WriteConcurrencyTest {
               sandbox,
               WriteLocationTest.logFolder(),
               AppendWorker.class,
-              List.of("jdbc:floe:" + lake, Integer.toString(w), Integer.toString(commits), control.toString())));
+              List.of(
+                  "jdbc:floe:" + lake,
+                  Integer.toString(w),
+                  Integer.toString(commits),
+                  control.toString())));
     }
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (IntStream.rangeClosed(1, writers).anyMatch(w -> !Files.exists(control.resolve("ready-" + w)))
+    while (IntStream.rangeClosed(1, writers)
+            .anyMatch(w -> !Files.exists(control.resolve("ready-" + w)))
         && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
@@ -157,8 +163,8 @@ class WriteConcurrencyTest {
 
   @ParameterizedTest(name = "appended id {0}, conflict {1}")
   @CsvSource({"1, true", "5, false"})
-  void aDeleteOnAnEmptyTableConflictsOnlyWithAppendsItsPredicateMatches(int appended, boolean conflict)
-      throws Exception {
+  void aDeleteOnAnEmptyTableConflictsOnlyWithAppendsItsPredicateMatches(
+      int appended, boolean conflict) throws Exception {
     Path lake = lake();
     Sql.run(lake, "CREATE TABLE t (id INT)");
     try (Connection replacer = Sql.connect(lake);
@@ -212,7 +218,8 @@ class WriteConcurrencyTest {
     Sql.run(
         lake,
         "CREATE TABLE t (id INT, p VARCHAR) PARTITIONED BY (p) WITH ('format-version' = '"
-            + version + "')",
+            + version
+            + "')",
         "INSERT INTO t VALUES (1, 'a'), (2, 'a'), (3, 'b')");
     try (Connection deleter = Sql.connect(lake);
         Connection appender = Sql.connect(lake)) {
@@ -235,9 +242,14 @@ class WriteConcurrencyTest {
     Path lake = lake();
     Sql.run(
         lake,
-        "CREATE TABLE t (id INT) WITH ('format-version' = '" + version
-            + "', 'write.delete.mode' = '" + mode + "')",
-        "INSERT INTO t VALUES " + String.join(", ", IntStream.rangeClosed(1, 20).mapToObj(i -> "(" + i + ")").toList()));
+        "CREATE TABLE t (id INT) WITH ('format-version' = '"
+            + version
+            + "', 'write.delete.mode' = '"
+            + mode
+            + "')",
+        "INSERT INTO t VALUES "
+            + String.join(
+                ", ", IntStream.rangeClosed(1, 20).mapToObj(i -> "(" + i + ")").toList()));
     try (Connection first = Sql.connect(lake);
         Connection second = Sql.connect(lake)) {
       first.setAutoCommit(false);
@@ -260,10 +272,11 @@ class WriteConcurrencyTest {
   }
 
   /**
-   * Every reported commit is in the table exactly once, the versions are {@code v1..vN} with N =
-   * 1 + commits, the snapshots form one line of appends, and no file is left unreferenced.
+   * Every reported commit is in the table exactly once, the versions are {@code v1..vN} with N = 1
+   * + commits, the snapshots form one line of appends, and no file is left unreferenced.
    */
-  private static void assertEveryCommitPresentOnce(Path table, List<String> committed, int expected) {
+  private static void assertEveryCommitPresentOnce(
+      Path table, List<String> committed, int expected) {
     assertThat(committed).hasSize(expected).doesNotHaveDuplicates();
     IcebergView view = IcebergView.of(table);
     List<String> rows = view.rows().stream().map(r -> r.get(0) + " " + r.get(1)).sorted().toList();

@@ -37,9 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The independent check: every kind of table Floe writes is read back with
- * Iceberg's own generic reader, which must see exactly the rows Floe sees, and every commit's
- * snapshot carries the operation and counts another engine would rely on.
+ * The independent check: every kind of table Floe writes is read back with Iceberg's own generic
+ * reader, which must see exactly the rows Floe sees, and every commit's snapshot carries the
+ * operation and counts another engine would rely on.
  */
 class WriteIndependentReadTest {
   private static final String COLUMNS =
@@ -81,8 +81,14 @@ class WriteIndependentReadTest {
     try (Connection c = Sql.connect(lake)) {
       Sql.run(
           c,
-          "CREATE TABLE t " + COLUMNS + " PARTITIONED BY (" + transform + ")"
-              + " WITH ('format-version' = '" + version + "')");
+          "CREATE TABLE t "
+              + COLUMNS
+              + " PARTITIONED BY ("
+              + transform
+              + ")"
+              + " WITH ('format-version' = '"
+              + version
+              + "')");
       assertThat(Sql.update(c, "INSERT INTO t VALUES " + values(1, 24))).isEqualTo(24);
       IcebergView view = IcebergView.of(lake.resolve("t"));
       assertThat(view.table().spec().fields()).hasSize(topLevelCommas(transform) + 1);
@@ -133,11 +139,12 @@ class WriteIndependentReadTest {
 
   @ParameterizedTest(name = "v{0}")
   @ValueSource(ints = {2, 3})
-  void rowLevelDeletesArePositionDeletesOnV2AndDeletionVectorsOnV3(int version)
-      throws Exception {
+  void rowLevelDeletesArePositionDeletesOnV2AndDeletionVectorsOnV3(int version) throws Exception {
     try (Connection c = Sql.connect(lake)) {
       Sql.run(
-          c, create("PARTITIONED BY (bucket(2, id))", version), "INSERT INTO t VALUES " + values(1, 24));
+          c,
+          create("PARTITIONED BY (bucket(2, id))", version),
+          "INSERT INTO t VALUES " + values(1, 24));
       List<DataFile> dataFiles = IcebergView.of(lake.resolve("t")).dataFiles();
       assertThat(dataFiles).hasSize(2);
 
@@ -191,7 +198,9 @@ class WriteIndependentReadTest {
       throws Exception {
     try (Connection c = Sql.connect(lake)) {
       Sql.run(
-          c, create("PARTITIONED BY (bucket(2, id))", version), "INSERT INTO t VALUES " + values(1, 24));
+          c,
+          create("PARTITIONED BY (bucket(2, id))", version),
+          "INSERT INTO t VALUES " + values(1, 24));
       // The second statement touches one of the two files, so on v3 it replaces one of the two
       // vectors the first statement wrote into one Puffin file, which must survive for the other.
       var bucket = Transforms.bucket(2).bind(Types.IntegerType.get());
@@ -203,7 +212,11 @@ class WriteIndependentReadTest {
               .toList();
       c.setAutoCommit(false);
       assertThat(Sql.update(c, "DELETE FROM t WHERE MOD(id, 3) = 0")).isEqualTo(8);
-      assertThat(Sql.update(c, "DELETE FROM t WHERE id IN " + oneFile.toString().replace('[', '(').replace(']', ')')))
+      assertThat(
+              Sql.update(
+                  c,
+                  "DELETE FROM t WHERE id IN "
+                      + oneFile.toString().replace('[', '(').replace(']', ')')))
           .isEqualTo(3);
       assertThat(Sql.rows(c, ALL)).hasSize(13);
       c.commit();
@@ -227,8 +240,11 @@ class WriteIndependentReadTest {
     try (Connection c = Sql.connect(lake)) {
       Sql.run(
           c,
-          "CREATE TABLE t " + COLUMNS + " PARTITIONED BY (bucket(2, id)) WITH ('format-version' = '"
-              + version + "', 'write.delete.mode' = 'copy-on-write')",
+          "CREATE TABLE t "
+              + COLUMNS
+              + " PARTITIONED BY (bucket(2, id)) WITH ('format-version' = '"
+              + version
+              + "', 'write.delete.mode' = 'copy-on-write')",
           "INSERT INTO t VALUES " + values(1, 24));
       int bucketOfSeven = bucketFileHolding(7);
 
@@ -253,7 +269,10 @@ class WriteIndependentReadTest {
   @ValueSource(ints = {2, 3})
   void mergeOnReadUpdatesAddRowsAndDeletesInOneOverwrite(int version) throws Exception {
     try (Connection c = Sql.connect(lake)) {
-      Sql.run(c, create("PARTITIONED BY (bucket(2, id))", version), "INSERT INTO t VALUES " + values(1, 24));
+      Sql.run(
+          c,
+          create("PARTITIONED BY (bucket(2, id))", version),
+          "INSERT INTO t VALUES " + values(1, 24));
 
       assertThat(Sql.update(c, "UPDATE t SET name = 'updated', amount = amount + 1 WHERE id <= 5"))
           .isEqualTo(5);
@@ -281,7 +300,10 @@ class WriteIndependentReadTest {
     try (Connection c = Sql.connect(lake)) {
       Sql.run(
           c,
-          "CREATE TABLE t " + COLUMNS + " WITH ('format-version' = '" + version
+          "CREATE TABLE t "
+              + COLUMNS
+              + " WITH ('format-version' = '"
+              + version
               + "', 'write.update.mode' = 'copy-on-write')",
           "INSERT INTO t VALUES " + values(1, 12),
           "INSERT INTO t VALUES " + values(13, 24));
@@ -309,7 +331,8 @@ class WriteIndependentReadTest {
       Sql.run(
           c,
           "CREATE TABLE t (id INT NOT NULL, name VARCHAR, qty INT) WITH ('format-version' = '"
-              + version + "')",
+              + version
+              + "')",
           "INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)",
           "ALTER TABLE t ADD COLUMN note VARCHAR",
           "INSERT INTO t (id, name, qty, note) VALUES (4, 'd', 40, 'new')",
@@ -323,13 +346,18 @@ class WriteIndependentReadTest {
 
       IcebergView view = IcebergView.of(lake.resolve("t"));
       Schema schema = view.table().schema();
-      assertThat(schema.columns()).extracting(Types.NestedField::name).containsExactly("id", "label", "qty");
+      assertThat(schema.columns())
+          .extracting(Types.NestedField::name)
+          .containsExactly("id", "label", "qty");
       assertThat(schema.findField("label").fieldId()).isEqualTo(2);
       assertThat(schema.findField("qty").type()).isEqualTo(Types.LongType.get());
       assertThat(view.rows())
           .isEqualTo(Sql.rows(c, "SELECT id, label, qty FROM t"))
           .containsExactly(
-              row(1, "A", 10L), row(3, "c", 30L), row(4, "d", 40L), row(5, "e", 5000000000L),
+              row(1, "A", 10L),
+              row(3, "c", 30L),
+              row(4, "d", 40L),
+              row(5, "e", 5000000000L),
               row(6, "f", 60L));
     }
   }
@@ -339,7 +367,10 @@ class WriteIndependentReadTest {
   void aTransactionThatDeletesEverythingAndInsertsIsOneOverwriteSnapshot(int version)
       throws Exception {
     try (Connection c = Sql.connect(lake)) {
-      Sql.run(c, create("PARTITIONED BY (bucket(2, id))", version), "INSERT INTO t VALUES " + values(1, 10));
+      Sql.run(
+          c,
+          create("PARTITIONED BY (bucket(2, id))", version),
+          "INSERT INTO t VALUES " + values(1, 10));
       int versionsBefore = IcebergView.versions(lake.resolve("t")).size();
 
       c.setAutoCommit(false);
@@ -409,7 +440,9 @@ class WriteIndependentReadTest {
     long total = 0;
     for (DataFile file : view.dataFiles()) {
       List<Record> records = view.records(file);
-      assertThat(file.recordCount()).as("record count of %s", file.location()).isEqualTo(records.size());
+      assertThat(file.recordCount())
+          .as("record count of %s", file.location())
+          .isEqualTo(records.size());
       total += records.size();
       assertThat(file.specId()).isEqualTo(spec.specId());
       for (Record record : records) {
@@ -422,7 +455,9 @@ class WriteIndependentReadTest {
           Object value = record.getField(column.name());
           if (value != null) {
             Object literal =
-                value instanceof LocalDate || value instanceof LocalDateTime ? value.toString() : value;
+                value instanceof LocalDate || value instanceof LocalDateTime
+                    ? value.toString()
+                    : value;
             assertThat(
                     new InclusiveMetricsEvaluator(schema, Expressions.equal(column.name(), literal))
                         .eval(file))
@@ -435,7 +470,9 @@ class WriteIndependentReadTest {
       for (Types.NestedField column : schema.columns()) {
         long expectedNulls =
             records.stream().filter(r -> r.getField(column.name()) == null).count();
-        assertThat(nulls).as("null counts of %s", file.location()).containsEntry(column.fieldId(), expectedNulls);
+        assertThat(nulls)
+            .as("null counts of %s", file.location())
+            .containsEntry(column.fieldId(), expectedNulls);
         assertThat(file.valueCounts()).containsEntry(column.fieldId(), (long) records.size());
         if (expectedNulls < records.size()) {
           assertThat(file.lowerBounds()).containsKey(column.fieldId());
@@ -494,10 +531,18 @@ class WriteIndependentReadTest {
   }
 
   private static String create(String partitioning, int version) {
-    return "CREATE TABLE t " + COLUMNS + " " + partitioning + " WITH ('format-version' = '" + version + "')";
+    return "CREATE TABLE t "
+        + COLUMNS
+        + " "
+        + partitioning
+        + " WITH ('format-version' = '"
+        + version
+        + "')";
   }
 
-  /** SQL VALUES rows {@code from..to}, spread over names, years, months, days and hours, with NULLs. */
+  /**
+   * SQL VALUES rows {@code from..to}, spread over names, years, months, days and hours, with NULLs.
+   */
   static String values(int from, int to) {
     List<String> rows = new ArrayList<>();
     for (int i = from; i <= to; i++) {
@@ -512,7 +557,9 @@ class WriteIndependentReadTest {
               + ", "
               + (i % 11 == 0 ? "NULL" : "DATE '" + date(i) + "'")
               + ", "
-              + (i % 13 == 0 ? "NULL" : "TIMESTAMP '" + timestamp(i).toString().replace('T', ' ') + "'")
+              + (i % 13 == 0
+                  ? "NULL"
+                  : "TIMESTAMP '" + timestamp(i).toString().replace('T', ' ') + "'")
               + ")");
     }
     return String.join(", ", rows);
@@ -527,6 +574,8 @@ class WriteIndependentReadTest {
   }
 
   static LocalDateTime timestamp(int i) {
-    return i % 13 == 0 ? null : LocalDateTime.of(2024, 2, 28, 22, 0, 0, 123456000).plusMinutes(i * 37L);
+    return i % 13 == 0
+        ? null
+        : LocalDateTime.of(2024, 2, 28, 22, 0, 0, 123456000).plusMinutes(i * 37L);
   }
 }

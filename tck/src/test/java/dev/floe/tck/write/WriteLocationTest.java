@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Where the data is (README, "URL forms"): whatever spelling of a location a user writes in the URL, a
- * table lands at exactly {@code <that place>/<table>}, its metadata names that place in the
- * canonical {@code file:/abs/path} form, nothing is escaped twice or left unescaped, and nothing
- * is written anywhere else.
+ * Where the data is (README, "URL forms"): whatever spelling of a location a user writes in the
+ * URL, a table lands at exactly {@code <that place>/<table>}, its metadata names that place in the
+ * canonical {@code file:/abs/path} form, nothing is escaped twice or left unescaped, and nothing is
+ * written anywhere else.
  */
 class WriteLocationTest {
   /** Folder names that a percent-escaping or URI bug would move or mangle. */
@@ -102,8 +102,7 @@ class WriteLocationTest {
     assertThat(table.resolve("metadata/v1.metadata.json")).isRegularFile();
     assertThat(IcebergView.versions(table)).containsExactly(1, 2, 3, 4);
     assertTableIsWhollyInside(table, lake);
-    assertThat(IcebergView.of(table).rows())
-        .containsExactly(row(2, "z"), row(3, "c"), row(4, "d"));
+    assertThat(IcebergView.of(table).rows()).containsExactly(row(2, "z"), row(3, "c"), row(4, "d"));
     assertNothingMangledOrOutside(lake);
   }
 
@@ -127,8 +126,7 @@ class WriteLocationTest {
     }
     assertThat(FolderListing.entries(sandbox).stream().filter(e -> e.endsWith("/metadata/")))
         .containsExactly("my lake/données 湖/t/metadata/");
-    assertThat(IcebergView.versions(lake.resolve("t")))
-        .hasSize(1 + Spelling.values().length);
+    assertThat(IcebergView.versions(lake.resolve("t"))).hasSize(1 + Spelling.values().length);
     assertTableIsWhollyInside(lake.resolve("t"), lake);
     assertNothingMangledOrOutside(lake);
   }
@@ -203,7 +201,8 @@ class WriteLocationTest {
       files.add(IcebergView.pathOf(file));
     }
     assertThat(files).isNotEmpty();
-    assertThat(files).allSatisfy(f -> assertThat(f).startsWith(table.resolve("data")).isRegularFile());
+    assertThat(files)
+        .allSatisfy(f -> assertThat(f).startsWith(table.resolve("data")).isRegularFile());
     view.snapshots()
         .forEach(
             s ->

@@ -11,9 +11,9 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
 /**
- * A statement of Floe's own grammar (DDL, SHOW, maintenance). Floe runs these itself; Calcite
- * never validates them. Each subclass keeps what it parsed in typed fields; its operands are its
- * SQL parts, for tools that walk the tree.
+ * A statement of Floe's own grammar (DDL, SHOW, maintenance). Floe runs these itself; Calcite never
+ * validates them. Each subclass keeps what it parsed in typed fields; its operands are its SQL
+ * parts, for tools that walk the tree.
  */
 public abstract class FloeStatementNode extends SqlCall {
   private final SqlOperator operator;

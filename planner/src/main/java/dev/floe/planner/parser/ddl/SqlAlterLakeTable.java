@@ -23,12 +23,16 @@ public final class SqlAlterLakeTable extends FloeStatementNode {
 
   public final SqlIdentifier name;
   public final Action action;
+
   /** The new column, for ADD COLUMN. */
   public final ColumnDef column;
+
   /** The column acted on, for DROP, RENAME and ALTER COLUMN. */
   public final SqlIdentifier target;
+
   /** The new name, for RENAME COLUMN. */
   public final SqlIdentifier newName;
+
   /** The new type, for ALTER COLUMN. */
   public final Type type;
 

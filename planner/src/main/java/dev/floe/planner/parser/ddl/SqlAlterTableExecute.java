@@ -19,6 +19,7 @@ public final class SqlAlterTableExecute extends FloeStatementNode {
   public final SqlIdentifier table;
   public final SqlIdentifier procedure;
   public final List<Argument> arguments;
+
   /** The WHERE condition, or null. */
   public final SqlNode where;
 

@@ -10,16 +10,18 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [(columns [, PRIMARY KEY (a, b) [NOT
- * ENFORCED]])] [PARTITIONED BY (...)] [WITH | TBLPROPERTIES ('k' = 'v', ...)] [AS query]}.
- * {@link #queryStart} is where the query's text begins in the statement (it runs to the end).
+ * ENFORCED]])] [PARTITIONED BY (...)] [WITH | TBLPROPERTIES ('k' = 'v', ...)] [AS query]}. {@link
+ * #queryStart} is where the query's text begins in the statement (it runs to the end).
  */
 public final class SqlCreateLakeTable extends FloeStatementNode {
   public final SqlIdentifier name;
   public final boolean replace;
   public final boolean ifNotExists;
   public final List<ColumnDef> columns;
+
   /** The PRIMARY KEY columns, from column constraints and the table constraint, in order. */
   public final List<SqlIdentifier> primaryKey;
+
   public final List<PartitionField> partitioning;
   public final Map<String, String> properties;
   public final SqlNode query;

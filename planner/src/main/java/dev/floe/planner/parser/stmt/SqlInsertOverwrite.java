@@ -15,12 +15,16 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  */
 public final class SqlInsertOverwrite extends FloeStatementNode {
   public final SqlIdentifier table;
+
   /** The static partition's columns, empty when PARTITION is absent. */
   public final SqlNodeList partitionColumns;
+
   /** The static partition's values, one per column. */
   public final SqlNodeList partitionValues;
+
   /** The target column list, or null. */
   public final SqlNodeList columns;
+
   public final SqlNode query;
 
   public SqlInsertOverwrite(

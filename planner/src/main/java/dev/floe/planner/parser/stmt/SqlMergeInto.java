@@ -10,11 +10,11 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
- * A MERGE that Calcite's {@link org.apache.calcite.sql.SqlMerge} cannot hold: more than one
- * clause of a kind, {@code AND condition} on a clause, {@code WHEN NOT MATCHED BY SOURCE}, {@code
- * UPDATE SET *}, {@code INSERT *} or {@code DELETE}. A MERGE that fits Calcite's form (at most one
- * {@code WHEN MATCHED THEN UPDATE SET ...} followed by at most one {@code WHEN NOT MATCHED THEN
- * INSERT ... VALUES ...}, without conditions) parses to Calcite's SqlMerge instead.
+ * A MERGE that Calcite's {@link org.apache.calcite.sql.SqlMerge} cannot hold: more than one clause
+ * of a kind, {@code AND condition} on a clause, {@code WHEN NOT MATCHED BY SOURCE}, {@code UPDATE
+ * SET *}, {@code INSERT *} or {@code DELETE}. A MERGE that fits Calcite's form (at most one {@code
+ * WHEN MATCHED THEN UPDATE SET ...} followed by at most one {@code WHEN NOT MATCHED THEN INSERT ...
+ * VALUES ...}, without conditions) parses to Calcite's SqlMerge instead.
  */
 public final class SqlMergeInto extends FloeStatementNode {
   /** Which rows a clause applies to. */
@@ -55,8 +55,10 @@ public final class SqlMergeInto extends FloeStatementNode {
       SqlNodeList values) {}
 
   public final SqlIdentifier target;
+
   /** The target's alias, or null. */
   public final SqlIdentifier alias;
+
   public final SqlNode source;
   public final SqlNode condition;
   public final List<Clause> clauses;

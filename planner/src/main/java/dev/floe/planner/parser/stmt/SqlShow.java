@@ -22,8 +22,10 @@ public final class SqlShow extends FloeStatementNode {
   }
 
   public final What what;
+
   /** The schema (SHOW TABLES FROM) or the table (SHOW COLUMNS, SHOW CREATE TABLE); or null. */
   public final SqlIdentifier name;
+
   /** The LIKE pattern, or null. */
   public final String like;
 
