@@ -57,6 +57,14 @@ public final class FloeParser {
   /** JavaCC's {@code Encountered " "KIND" "image "" at}: the image is what the user wrote. */
   private static final Pattern ENCOUNTERED = Pattern.compile("^Encountered \" \\S+ \"(.*?) \"\"");
 
+  /** A write whose target carries a version clause: {@code DELETE FROM t FOR VERSION AS OF 1}. */
+  private static final Pattern VERSIONED_TARGET =
+      Pattern.compile(
+          "\\s*(?:DELETE\\s+FROM|UPDATE|INSERT\\s+(?:INTO|OVERWRITE)|MERGE\\s+INTO|TRUNCATE\\s+TABLE)"
+              + "\\s+(?:\"[^\"]*\"|[^\\s(]+)(?:\\s*\\.\\s*(?:\"[^\"]*\"|[^\\s(]+))*"
+              + "\\s+FOR\\s+(?:SYSTEM_TIME|SYSTEM_VERSION|VERSION|TIMESTAMP)\\s+AS\\s+OF\\b",
+          Pattern.CASE_INSENSITIVE);
+
   /**
    * Parses one statement; a trailing semicolon is allowed.
    *
@@ -74,6 +82,11 @@ public final class FloeParser {
       if (at >= 0 && at < sql.length() && control.region(at, sql.length()).lookingAt()) {
         throw FloeError.INVALID_NAME.error(
             e, control.group(), "it holds control characters, which names cannot");
+      }
+      if (VERSIONED_TARGET.matcher(sql).lookingAt()) {
+        // The grammar has no version clause after a write's target: a past version is read-only.
+        throw FloeError.NOT_SUPPORTED.error(
+            "time travel on the table a statement writes; a past version is read-only");
       }
       throw syntaxError(e);
     }
