@@ -20,27 +20,38 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
+import org.apache.iceberg.io.FileIO;
 
 /**
- * The tables under one local root folder: every folder holding {@code metadata/} with table
- * metadata is a table named after its folder, and the folders on the way to it are schemas.
- * Nothing is cached: every call looks at the folder again. Thread-safe.
+ * The tables under one lake root, a local folder or an S3 prefix: every folder holding {@code
+ * metadata/} with table metadata is a table named after its folder, and the folders on the way to
+ * it are schemas. Nothing is cached: every call looks at the store again. Thread-safe.
  */
-public final class FolderCatalog implements LakeCatalog {
+public final class FolderCatalog implements LakeCatalog, AutoCloseable {
   private static final int MAX_DEPTH = 8;
 
   private final LakeLocation root;
-  private final Path rootPath;
-  private final LocalFileIO io = new LocalFileIO();
+  private final LakeStore store;
 
+  /** The catalog of a local folder. */
   public FolderCatalog(LakeLocation root) {
-    this.root = root;
-    this.rootPath = root.localPath();
+    this(new LocalStore(root));
+  }
+
+  /** The catalog of a lake in a store. */
+  public FolderCatalog(LakeStore store) {
+    this.root = store.root();
+    this.store = store;
   }
 
   /** The root location. */
   public LakeLocation location() {
     return root;
+  }
+
+  /** The store the lake lives in. */
+  public LakeStore store() {
+    return store;
   }
 
   @Override
@@ -50,11 +61,11 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public List<String> tableNames(List<String> schemaPath) {
-    Path folder = folder(schemaPath);
+    String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
-    for (Path child : children(folder)) {
-      if (FolderTableOperations.isTable(child)) {
-        names.add(child.getFileName().toString());
+    for (String child : store.childFolders(folder)) {
+      if (store.isTable(folder + "/" + child)) {
+        names.add(child);
       }
     }
     return names;
@@ -62,14 +73,15 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public List<String> schemaNames(List<String> schemaPath) {
-    Path folder = folder(schemaPath);
+    String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
-    if (FolderTableOperations.isTable(folder)) {
+    if (store.isTable(folder)) {
       return names;
     }
-    for (Path child : children(folder)) {
-      if (!FolderTableOperations.isTable(child) && holdsTable(child, MAX_DEPTH)) {
-        names.add(child.getFileName().toString());
+    for (String child : store.childFolders(folder)) {
+      String location = folder + "/" + child;
+      if (!store.isTable(location) && holdsTable(location, MAX_DEPTH)) {
+        names.add(child);
       }
     }
     return names;
@@ -77,12 +89,12 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public boolean tableExists(List<String> path) {
-    return FolderTableOperations.isTable(folder(path));
+    return store.isTable(tableLocation(path));
   }
 
   @Override
   public Table loadTable(List<String> path) {
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     if (ops.current() == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
@@ -90,8 +102,8 @@ public final class FolderCatalog implements LakeCatalog {
   }
 
   /** The operations of the table folder at a path (which may not hold a table yet). */
-  public FolderTableOperations operations(List<String> path) {
-    return new FolderTableOperations(tableLocation(path), folder(path), io);
+  public LakeTableOperations operations(List<String> path) {
+    return store.operations(tableLocation(path));
   }
 
   @Override
@@ -100,7 +112,7 @@ public final class FolderCatalog implements LakeCatalog {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     TableMetadata metadata =
         TableMetadata.newTableMetadata(
             schema, spec, SortOrder.unsorted(), tableLocation(path), properties);
@@ -109,15 +121,15 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public void dropTable(List<String> path, boolean purge) {
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     TableMetadata metadata = ops.current();
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
     if (purge) {
-      CatalogUtil.dropTableData(io, metadata);
+      CatalogUtil.dropTableData(store.io(), metadata);
     }
-    deleteTree(ops.folder());
+    store.deleteTree(tableLocation(path));
   }
 
   @Override
@@ -130,11 +142,24 @@ public final class FolderCatalog implements LakeCatalog {
   }
 
   /** The FileIO of this catalog's tables. */
-  public LocalFileIO io() {
-    return io;
+  public FileIO io() {
+    return store.io();
   }
 
-  /** Deletes a folder and everything in it. */
+  /** Deletes every file in a folder of the lake and below. */
+  public void deleteFolder(List<String> path) {
+    if (path.isEmpty()) {
+      throw FloeError.INVALID_NAME.error("''", "the lake's root is never deleted");
+    }
+    store.deleteTree(tableLocation(path));
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** Deletes a local folder and everything in it. */
   public static void deleteTree(Path folder) {
     if (!Files.exists(folder)) {
       return;
@@ -150,14 +175,6 @@ public final class FolderCatalog implements LakeCatalog {
 
   private String describe(List<String> path) {
     return String.join(".", path) + " at " + tableLocation(path);
-  }
-
-  private Path folder(List<String> path) {
-    Path folder = rootPath;
-    for (String name : checkNames(path)) {
-      folder = folder.resolve(name);
-    }
-    return folder;
   }
 
   /** Refuses names that would leave the root. */
@@ -176,26 +193,13 @@ public final class FolderCatalog implements LakeCatalog {
     return path;
   }
 
-  private static List<Path> children(Path folder) {
-    if (!Files.isDirectory(folder)) {
-      return List.of();
-    }
-    try (Stream<Path> list = Files.list(folder)) {
-      return list.filter(Files::isDirectory)
-          .filter(p -> !p.getFileName().toString().startsWith("."))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      return List.of();
-    }
-  }
-
-  private static boolean holdsTable(Path folder, int depth) {
+  private boolean holdsTable(String folder, int depth) {
     if (depth <= 0) {
       return false;
     }
-    for (Path child : children(folder)) {
-      if (FolderTableOperations.isTable(child) || holdsTable(child, depth - 1)) {
+    for (String child : store.childFolders(folder)) {
+      String location = folder + "/" + child;
+      if (store.isTable(location) || holdsTable(location, depth - 1)) {
         return true;
       }
     }

@@ -8,7 +8,7 @@ import dev.floe.planner.schema.LakeCatalog;
 import dev.floe.planner.schema.LakeSession;
 import dev.floe.planner.schema.PinnedTable;
 import dev.floe.storage.FolderCatalog;
-import dev.floe.storage.FolderTableOperations;
+import dev.floe.storage.LakeTableOperations;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,7 +65,7 @@ public final class FloeSession implements LakeSession {
   /** A table in the transaction: its pinned base and what the transaction changed. */
   private static final class TableState {
     final List<String> path;
-    final FolderTableOperations ops;
+    final LakeTableOperations ops;
     final Table base;
     final TableMetadata baseMetadata;
     final Long baseSnapshotId;
@@ -75,7 +75,7 @@ public final class FloeSession implements LakeSession {
     final List<String> orphans = new ArrayList<>();
     final List<PublishOperations> publishing = new ArrayList<>();
 
-    TableState(List<String> path, FolderTableOperations ops) {
+    TableState(List<String> path, LakeTableOperations ops) {
       this.path = path;
       this.ops = ops;
       this.baseMetadata = ops.current();
@@ -113,7 +113,7 @@ public final class FloeSession implements LakeSession {
     List<String> key = List.copyOf(path);
     TableState state = tables.get(key);
     if (state == null) {
-      FolderTableOperations ops = catalog.operations(key);
+      LakeTableOperations ops = catalog.operations(key);
       if (ops.current() == null) {
         throw FloeError.TABLE_NOT_FOUND.error(String.join(".", key) + " at " + ops.location());
       }
@@ -128,6 +128,7 @@ public final class FloeSession implements LakeSession {
     if (readOnly) {
       throw FloeError.READ_ONLY.error("change " + String.join(".", path));
     }
+    catalog.store().checkCanCommit();
   }
 
   @Override
@@ -312,7 +313,7 @@ public final class FloeSession implements LakeSession {
    * Iceberg's validations against everything committed since the work's base snapshot.
    */
   private Transaction prepare(TableState state) {
-    FolderTableOperations ops = catalog.operations(state.path);
+    LakeTableOperations ops = catalog.operations(state.path);
     if (ops.current() == null) {
       throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
     }
