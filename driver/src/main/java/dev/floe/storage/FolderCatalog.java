@@ -1,5 +1,6 @@
 package dev.floe.storage;
 
+import dev.floe.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.planner.schema.LakeCatalog;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
@@ -42,6 +44,35 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
   public FolderCatalog(LakeStore store) {
     this.root = store.root();
     this.store = store;
+  }
+
+  /**
+   * Opens the lake at a location with the connection's properties: a local folder (created when
+   * {@code create=true}), or an S3 prefix, whose bucket must exist (S3 has no folders: an empty
+   * prefix is an empty lake).
+   *
+   * @throws dev.floe.error.FloeException CANNOT_OPEN when the lake cannot be opened
+   */
+  public static FolderCatalog open(LakeLocation location, Properties properties) {
+    if (location.isS3()) {
+      return new FolderCatalog(S3Store.open(location, properties));
+    }
+    Path root = location.localPath();
+    if (!Files.isDirectory(root)) {
+      if (Files.exists(root)) {
+        throw FloeError.CANNOT_OPEN.error(location, "it is a file, not a folder");
+      }
+      if (!FloeProperty.CREATE.isTrue(properties)) {
+        throw FloeError.CANNOT_OPEN.error(
+            location, "the folder does not exist (set create=true to create it)");
+      }
+      try {
+        Files.createDirectories(root);
+      } catch (IOException e) {
+        throw FloeError.CANNOT_OPEN.error(e, location, e.getMessage());
+      }
+    }
+    return new FolderCatalog(location);
   }
 
   /** The root location. */
