@@ -368,6 +368,15 @@ public final class FloeSession implements LakeSession {
     tables.clear();
   }
 
+  /** Ends the session: discards pending work and its files, then releases the store's client. */
+  public void close() {
+    try {
+      rollback();
+    } finally {
+      catalog.close();
+    }
+  }
+
   /** Forgets pins; only legal when nothing is pending. */
   private void discard() {
     if (hasPendingWork()) {
