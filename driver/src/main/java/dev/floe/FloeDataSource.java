@@ -1,5 +1,6 @@
 package dev.floe;
 
+import dev.floe.config.FloeProperty;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,5 +1,7 @@
 package dev.floe;
 
+import dev.floe.config.DriverInfo;
+import dev.floe.config.FloeProperty;
 import dev.floe.jdbc.FloeConnector;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -19,13 +21,13 @@ import java.util.logging.Logger;
  */
 public final class FloeDriver implements Driver {
   /** The prefix of every Floe URL. */
-  public static final String URL_PREFIX = "jdbc:floe:";
+  public static final String URL_PREFIX = DriverInfo.URL_PREFIX;
 
   /** The driver's version. */
-  public static final int MAJOR_VERSION = 0;
+  public static final int MAJOR_VERSION = DriverInfo.MAJOR_VERSION;
 
   /** The driver's minor version. */
-  public static final int MINOR_VERSION = 1;
+  public static final int MINOR_VERSION = DriverInfo.MINOR_VERSION;
 
   static {
     try {

@@ -1,6 +1,16 @@
 package dev.floe.jdbc;
 
-import dev.floe.FloeProperty;
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.jdbc.forwarding.ForwardingConnection;
+import dev.floe.command.CommandContext;
+import dev.floe.command.Ddl;
+import dev.floe.jdbc.meta.MetadataSource;
+import dev.floe.planner.spi.LakeCatalog;
+import java.sql.ResultSet;
+import dev.floe.jdbc.meta.FloeDatabaseMetaData;
+import dev.floe.jdbc.meta.LakeSchemas;
+import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
@@ -37,6 +47,7 @@ public final class FloeConnection extends ForwardingConnection {
   private final FloeSession session;
   private final LakeLocation location;
   private final Properties properties;
+  private final CommandContext commands;
   private final Ddl ddl;
   private final List<FloeStatement> statements = new ArrayList<>();
   private final Properties clientInfo = new Properties();
@@ -50,7 +61,8 @@ public final class FloeConnection extends ForwardingConnection {
     this.session = session;
     this.location = location;
     this.properties = properties;
-    this.ddl = new Ddl(this);
+    this.commands = new Commands();
+    this.ddl = new Ddl(commands);
   }
 
   FloeSession session() {
@@ -59,6 +71,11 @@ public final class FloeConnection extends ForwardingConnection {
 
   CalciteConnection calcite() {
     return calcite;
+  }
+
+  /** The connection as its commands see it. */
+  CommandContext commands() {
+    return commands;
   }
 
   Ddl ddl() {
@@ -75,13 +92,13 @@ public final class FloeConnection extends ForwardingConnection {
 
   void checkOpen() throws SQLException {
     if (closed) {
-      throw Errors.of(FloeError.CLOSED, "connection to " + location);
+      throw SqlErrors.of(FloeError.CLOSED, "connection to " + location);
     }
   }
 
   /** Every call forwarded to Calcite checks first that this connection is open. */
   @Override
-  Connection open() throws SQLException {
+  protected Connection open() throws SQLException {
     checkOpen();
     return calcite;
   }
@@ -199,7 +216,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter()) {
       session.setAutoCommit(autoCommit);
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -218,12 +235,12 @@ public final class FloeConnection extends ForwardingConnection {
   public void commit() throws SQLException {
     checkOpen();
     if (session.autoCommit()) {
-      throw Errors.of(FloeError.INVALID_TRANSACTION_STATE, "commit", "auto-commit is on");
+      throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "commit", "auto-commit is on");
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
       session.commit();
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -232,12 +249,12 @@ public final class FloeConnection extends ForwardingConnection {
   public void rollback() throws SQLException {
     checkOpen();
     if (session.autoCommit()) {
-      throw Errors.of(FloeError.INVALID_TRANSACTION_STATE, "roll back", "auto-commit is on");
+      throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "roll back", "auto-commit is on");
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
       session.rollback();
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -259,7 +276,7 @@ public final class FloeConnection extends ForwardingConnection {
         session.setIsolation(Connection.TRANSACTION_REPEATABLE_READ);
         break;
       default:
-        throw Errors.of(FloeError.NOT_SUPPORTED, "transaction isolation level " + level);
+        throw SqlErrors.of(FloeError.NOT_SUPPORTED, "transaction isolation level " + level);
     }
   }
 
@@ -291,14 +308,14 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
     checkOpen();
-    return new FloeDatabaseMetaData(this, calcite.getMetaData());
+    return new FloeDatabaseMetaData(new Metadata(), calcite.getMetaData());
   }
 
   /** Valid while open and while the root folder is there. */
   @Override
   public boolean isValid(int timeout) throws SQLException {
     if (timeout < 0) {
-      throw Errors.create("HY000", "Cannot check validity: the timeout is negative", null);
+      throw SqlErrors.create("HY000", "Cannot check validity: the timeout is negative", null);
     }
     return !closed && Files.isDirectory(location.localPath());
   }
@@ -327,7 +344,7 @@ public final class FloeConnection extends ForwardingConnection {
       session.rollback();
       calcite.close();
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -384,7 +401,7 @@ public final class FloeConnection extends ForwardingConnection {
 
   private void checkClientInfo() throws SQLClientInfoException {
     if (closed) {
-      SQLException e = Errors.of(FloeError.CLOSED, "connection to " + location);
+      SQLException e = SqlErrors.of(FloeError.CLOSED, "connection to " + location);
       throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), Map.of(), e);
     }
   }
@@ -393,7 +410,7 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public Savepoint setSavepoint() throws SQLException {
     checkOpen();
-    throw Errors.of(FloeError.NOT_SUPPORTED, "savepoints");
+    throw SqlErrors.of(FloeError.NOT_SUPPORTED, "savepoints");
   }
 
   /** As {@link #setSavepoint()}. */
@@ -418,7 +435,7 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public CallableStatement prepareCall(String sql) throws SQLException {
     checkOpen();
-    throw Errors.of(FloeError.NOT_SUPPORTED, "stored procedures (prepareCall)");
+    throw SqlErrors.of(FloeError.NOT_SUPPORTED, "stored procedures (prepareCall)");
   }
 
   /** As {@link #prepareCall(String)}. */
@@ -455,7 +472,7 @@ public final class FloeConnection extends ForwardingConnection {
   public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
     checkOpen();
     if (map != null && !map.isEmpty()) {
-      throw Errors.of(FloeError.NOT_SUPPORTED, "mapping user-defined types");
+      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "mapping user-defined types");
     }
   }
 
@@ -464,7 +481,7 @@ public final class FloeConnection extends ForwardingConnection {
   public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey)
       throws SQLException {
     checkOpen();
-    throw Errors.of(FloeError.NOT_SUPPORTED, "sharding keys");
+    throw SqlErrors.of(FloeError.NOT_SUPPORTED, "sharding keys");
   }
 
   /** As {@link #setShardingKey(ShardingKey, ShardingKey)}. */
@@ -492,7 +509,7 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public void abort(Executor executor) throws SQLException {
     if (executor == null) {
-      throw Errors.create("HY000", "Cannot abort the connection: the executor is null", null);
+      throw SqlErrors.create("HY000", "Cannot abort the connection: the executor is null", null);
     }
     close();
   }
@@ -527,16 +544,16 @@ public final class FloeConnection extends ForwardingConnection {
   public void setSchema(String schema) throws SQLException {
     checkOpen();
     if (schema == null) {
-      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, "null");
+      throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, "null");
     }
     List<String> path;
     try (ContextLoader ignored = ContextLoader.enter()) {
       path = LakeSchemas.resolve(session.catalog(), schema);
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
     if (path == null) {
-      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, schema + " under " + location);
+      throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, schema + " under " + location);
     }
     calcite.setSchema(LakeSchemas.name(path));
   }
@@ -549,7 +566,7 @@ public final class FloeConnection extends ForwardingConnection {
     }
     List<String> path = LakeSchemas.resolve(session.catalog(), name);
     if (path == null) {
-      throw Errors.of(FloeError.SCHEMA_NOT_FOUND, name + " under " + location);
+      throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, name + " under " + location);
     }
     return path;
   }
@@ -557,5 +574,71 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public String toString() {
     return "FloeConnection(" + location + ")";
+  }
+
+  /** The connection as its commands see it. */
+  private final class Commands implements CommandContext {
+    @Override
+    public FloeSession session() {
+      return session;
+    }
+
+    @Override
+    public List<String> schemaPath() throws SQLException {
+      return FloeConnection.this.schemaPath();
+    }
+
+    @Override
+    public Statement createStatement() throws SQLException {
+      return FloeConnection.this.createStatement();
+    }
+
+    @Override
+    public ResultSet calciteResults(ResultSet results) throws SQLException {
+      return ((FloeResultSet) results).calcite();
+    }
+  }
+
+  /** The connection as its metadata sees it. */
+  private final class Metadata implements MetadataSource {
+    @Override
+    public Connection connection() {
+      return FloeConnection.this;
+    }
+
+    @Override
+    public void checkOpen() throws SQLException {
+      FloeConnection.this.checkOpen();
+    }
+
+    @Override
+    public boolean isClosed() {
+      return FloeConnection.this.isClosed();
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+      return FloeConnection.this.isReadOnly();
+    }
+
+    @Override
+    public Properties properties() {
+      return properties;
+    }
+
+    @Override
+    public LakeLocation location() {
+      return location;
+    }
+
+    @Override
+    public LakeCatalog catalog() {
+      return session.catalog();
+    }
+
+    @Override
+    public CalciteConnection calcite() {
+      return calcite;
+    }
   }
 }

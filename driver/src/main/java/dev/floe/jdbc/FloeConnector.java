@@ -1,10 +1,13 @@
 package dev.floe.jdbc;
 
-import dev.floe.FloeDriver;
-import dev.floe.FloeProperty;
+import dev.floe.planner.spi.TableNames;
+import dev.floe.config.DriverInfo;
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
-import dev.floe.planner.schema.LakeSchema;
-import dev.floe.planner.schema.LakeTypeSystem;
+import dev.floe.planner.adapter.LakeSchema;
+import dev.floe.planner.type.LakeTypeSystem;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
@@ -28,7 +31,7 @@ import org.apache.calcite.schema.SchemaPlus;
 /** Opens Floe connections: parses the URL and properties, checks the root, wires Calcite. */
 public final class FloeConnector {
   /** The name of the schema holding the tables directly under the root. */
-  public static final String DEFAULT_SCHEMA = "main";
+  public static final String DEFAULT_SCHEMA = TableNames.DEFAULT_SCHEMA;
 
   private static final LakeCalciteDriver CALCITE = new LakeCalciteDriver();
   private static final ExecutorService SCAN_POOL = scanPool();
@@ -40,7 +43,7 @@ public final class FloeConnector {
     try (ContextLoader ignored = ContextLoader.enter()) {
       return open(url, info);
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -49,7 +52,7 @@ public final class FloeConnector {
    * URL's value.
    */
   public static Properties properties(String url, Properties info) {
-    String rest = url.substring(FloeDriver.URL_PREFIX.length());
+    String rest = url.substring(DriverInfo.URL_PREFIX.length());
     Properties properties = new Properties();
     if (info != null) {
       properties.putAll(info);
@@ -70,27 +73,27 @@ public final class FloeConnector {
   }
 
   private static Connection open(String url, Properties info) throws SQLException {
-    String rest = url.substring(FloeDriver.URL_PREFIX.length());
+    String rest = url.substring(DriverInfo.URL_PREFIX.length());
     Properties properties = properties(url, info);
     int question = rest.indexOf('?');
     String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
     if (location.isS3()) {
-      throw Errors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
+      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
     }
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
       if (Files.exists(root)) {
-        throw Errors.of(FloeError.CANNOT_OPEN, location, "it is a file, not a folder");
+        throw SqlErrors.of(FloeError.CANNOT_OPEN, location, "it is a file, not a folder");
       }
       if (!FloeProperty.CREATE.isTrue(properties)) {
-        throw Errors.of(
+        throw SqlErrors.of(
             FloeError.CANNOT_OPEN, location, "the folder does not exist (set create=true to create it)");
       }
       try {
         Files.createDirectories(root);
       } catch (IOException e) {
-        throw Errors.create(
+        throw SqlErrors.create(
             FloeError.CANNOT_OPEN.sqlState(),
             FloeError.CANNOT_OPEN.format(location, e.getMessage()),
             e);
@@ -120,8 +123,7 @@ public final class FloeConnector {
     CalciteConnection connection =
         CALCITE.connect("jdbc:calcite:", calcite).unwrap(CalciteConnection.class);
     SchemaPlus rootSchema = connection.getRootSchema();
-    SchemaPlus lake = rootSchema.add(DEFAULT_SCHEMA, new LakeSchema(session, List.of()));
-    lake.setCacheEnabled(false);
+    rootSchema.add(DEFAULT_SCHEMA, new LakeSchema(session, List.of()));
     connection.setSchema(DEFAULT_SCHEMA);
     return new FloeConnection(connection, session, location, properties);
   }

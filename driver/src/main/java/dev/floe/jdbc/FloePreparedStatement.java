@@ -1,8 +1,12 @@
 package dev.floe.jdbc;
 
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.command.Ddl;
+import dev.floe.command.FastInsert;
 import dev.floe.error.FloeError;
-import dev.floe.planner.dml.InsertBatch;
-import dev.floe.planner.rel.TemporalValues;
+import dev.floe.planner.write.InsertBatch;
+import dev.floe.planner.type.TemporalValues;
 import java.sql.Date;
 import java.sql.JDBCType;
 import java.sql.ParameterMetaData;
@@ -56,20 +60,20 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     this.parameters = calcite.getParameterMetaData();
     this.bindings = new Binding[parameters.getParameterCount() + 1];
     this.values = new Object[bindings.length];
-    this.fast = FastInsert.analyze(connection, sql);
+    this.fast = FastInsert.analyze(connection.commands(), sql);
     this.poolable = true;
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
     if (Ddl.isDdl(sql)) {
-      throw Errors.of(
+      throw SqlErrors.of(
           FloeError.NOT_SUPPORTED, "preparing DDL; run it with Statement.execute: " + sql);
     }
     connection.session().beginStatement();
     try (ContextLoader ignored = ContextLoader.enter()) {
       return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);
     } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -77,7 +81,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public ResultSet executeQuery() throws SQLException {
     if (!execute()) {
-      throw Errors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
+      throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
     return getResultSet();
   }
@@ -92,7 +96,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public long executeLargeUpdate() throws SQLException {
     if (execute()) {
-      throw Errors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
+      throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
     return Math.max(getLargeUpdateCount(), 0);
   }
@@ -161,7 +165,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       for (Binding[] entry : entries) {
         for (int i = 1; i < entry.length; i++) {
           if (entry[i] == null) {
-            throw Errors.create("07001", "Cannot run the batch: parameter " + i + " is not set", null);
+            throw SqlErrors.create("07001", "Cannot run the batch: parameter " + i + " is not set", null);
           }
         }
       }
@@ -181,7 +185,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
                 }
               }
               if (calcite.execute()) {
-                throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set");
+                throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set");
               }
               counts[i] = calcite.getLargeUpdateCount();
             }
@@ -220,7 +224,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private void bind(int index, Object value, Binding binding) throws SQLException {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
-      throw Errors.create(
+      throw SqlErrors.create(
           "07009", "Cannot set parameter " + index + ": there are " + (bindings.length - 1), null);
     }
     // Applied to Calcite's statement when it runs: a batch of a plain INSERT never needs it.
@@ -445,7 +449,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private int jdbcType(SQLType type) throws SQLException {
     checkOpen();
     if (!(type instanceof JDBCType)) {
-      throw Errors.of(FloeError.NOT_SUPPORTED, "parameters of SQL type " + type);
+      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "parameters of SQL type " + type);
     }
     return type.getVendorTypeNumber();
   }
@@ -519,7 +523,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       try {
         time = TemporalValues.parseTime(x);
       } catch (RuntimeException e) {
-        throw Errors.create(
+        throw SqlErrors.create(
             FloeError.INVALID_DATETIME.sqlState(),
             FloeError.INVALID_DATETIME.format("'" + x + "' for parameter " + index, "not a TIME"),
             e);

@@ -1,7 +1,10 @@
 package dev.floe.jdbc;
 
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.jdbc.forwarding.ForwardingResultSet;
 import dev.floe.error.FloeError;
-import dev.floe.planner.rel.TemporalValues;
+import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.ResultSet;
@@ -126,7 +129,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private Kind kind(int column) throws SQLException {
     checkOpen();
     if (column < 1 || column >= kinds.length) {
-      throw Errors.create("07009", "Cannot read column " + column + ": there are " + (kinds.length - 1), null);
+      throw SqlErrors.create("07009", "Cannot read column " + column + ": there are " + (kinds.length - 1), null);
     }
     return kinds[column];
   }
@@ -144,7 +147,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getLong(column) : accessor.getLong();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -153,7 +156,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getInt(column) : accessor.getInt();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -164,7 +167,7 @@ final class FloeResultSet extends ForwardingResultSet {
    */
   private void checkNotNestedTemporal(int column) throws SQLException {
     if (kind(column) == Kind.NESTED_TEMPORAL && nestedTypes[column] == null) {
-      throw Errors.of(
+      throw SqlErrors.of(
           FloeError.NOT_SUPPORTED,
           "reading column "
               + column
@@ -178,7 +181,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return nestedValues.toJdbc(RowAccessors.raw(accessors[column]), nestedTypes[column]);
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -192,7 +195,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getString(column) : accessor.getString();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -208,7 +211,7 @@ final class FloeResultSet extends ForwardingResultSet {
           ? calcite.getObject(column)
           : AvaticaSite.get(accessor, types[column], signed[column], utc);
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -243,7 +246,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getShort(column) : accessor.getShort();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -254,7 +257,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getByte(column) : accessor.getByte();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -265,7 +268,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getBoolean(column) : accessor.getBoolean();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -276,7 +279,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getDouble(column) : accessor.getDouble();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -287,7 +290,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getFloat(column) : accessor.getFloat();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -298,7 +301,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getBigDecimal(column) : accessor.getBigDecimal();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -309,7 +312,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return accessor == null ? calcite.getBytes(column) : accessor.getBytes();
     } catch (SQLException | RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -322,7 +325,7 @@ final class FloeResultSet extends ForwardingResultSet {
       if (value == null || value instanceof java.sql.Array) {
         return (java.sql.Array) value;
       }
-      throw Errors.create(
+      throw SqlErrors.create(
           FloeError.INVALID_CAST.sqlState(), "Cannot read column " + column + " as an array", null);
     }
     return super.getArray(column);
@@ -341,7 +344,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
     } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      SQLException failure = Errors.toSql(e);
+      SQLException failure = SqlErrors.toSql(e);
       if (FloeError.CANCELLED.sqlState().equals(failure.getSQLState())) {
         // A cancelled or timed-out scan stops here: close it now, so its workers end and its
         // files are closed without waiting for the caller to close the result set.
@@ -357,13 +360,13 @@ final class FloeResultSet extends ForwardingResultSet {
 
   private void checkOpen() throws SQLException {
     if (closed) {
-      throw Errors.of(FloeError.CLOSED, "result set");
+      throw SqlErrors.of(FloeError.CLOSED, "result set");
     }
   }
 
   /** Every call forwarded to Calcite checks first that this result set is open. */
   @Override
-  ResultSet open() throws SQLException {
+  protected ResultSet open() throws SQLException {
     checkOpen();
     return calcite;
   }
@@ -506,7 +509,7 @@ final class FloeResultSet extends ForwardingResultSet {
     try {
       return parser.apply(text);
     } catch (RuntimeException e) {
-      throw Errors.create(
+      throw SqlErrors.create(
           FloeError.INVALID_DATETIME.sqlState(),
           FloeError.INVALID_DATETIME.format("'" + text + "' in column " + column, e.getMessage()),
           e);
@@ -654,7 +657,7 @@ final class FloeResultSet extends ForwardingResultSet {
   public <T> T getObject(int column, Class<T> type) throws SQLException {
     kind(column);
     if (type == null) {
-      throw Errors.create("HY000", "Cannot convert a column to a null type", null);
+      throw SqlErrors.create("HY000", "Cannot convert a column to a null type", null);
     }
     Object value;
     if (type == LocalDate.class) {
@@ -716,7 +719,7 @@ final class FloeResultSet extends ForwardingResultSet {
     } else {
       value = getObject(column);
       if (value != null && !type.isInstance(value)) {
-        throw Errors.create(
+        throw SqlErrors.create(
             "22018",
             "Cannot convert column " + column + " of " + value.getClass().getName() + " to " + type.getName(),
             null);
@@ -783,5 +786,10 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public <T> T getObject(String label, Class<T> type) throws SQLException {
     return getObject(findColumn(label), type);
+  }
+
+  /** Calcite's result set behind this one. */
+  java.sql.ResultSet calcite() {
+    return delegate();
   }
 }

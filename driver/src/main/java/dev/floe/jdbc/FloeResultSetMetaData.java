@@ -1,7 +1,11 @@
 package dev.floe.jdbc;
 
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.jdbc.meta.LakeSchemas;
+import dev.floe.jdbc.meta.MetadataTypes;
 import dev.floe.error.FloeException;
-import dev.floe.planner.schema.LakeCatalog;
+import dev.floe.planner.spi.LakeCatalog;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -43,7 +47,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
         describe(i, paths, tables);
       }
     } catch (RuntimeException e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -132,7 +136,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
 
   private void check(int column) throws SQLException {
     if (column < 1 || column >= types.length) {
-      throw Errors.create(
+      throw SqlErrors.create(
           "07009", "Cannot describe column " + column + ": there are " + (types.length - 1), null);
     }
   }

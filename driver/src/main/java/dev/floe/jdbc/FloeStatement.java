@@ -1,5 +1,10 @@
 package dev.floe.jdbc;
 
+import dev.floe.config.ContextLoader;
+import dev.floe.error.SqlErrors;
+import dev.floe.jdbc.forwarding.ForwardingStatement;
+import dev.floe.command.Ddl;
+import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.error.FloeError;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
@@ -41,14 +46,14 @@ class FloeStatement extends ForwardingStatement {
 
   void checkOpen() throws SQLException {
     if (closed) {
-      throw Errors.of(FloeError.CLOSED, "statement");
+      throw SqlErrors.of(FloeError.CLOSED, "statement");
     }
     connection.checkOpen();
   }
 
   /** Every call forwarded to Calcite checks first that this statement is open. */
   @Override
-  Statement open() throws SQLException {
+  protected Statement open() throws SQLException {
     checkOpen();
     return super.open();
   }
@@ -57,7 +62,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
     if (!execute(sql)) {
-      throw Errors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
+      throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
     return current;
   }
@@ -72,7 +77,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
     if (execute(sql)) {
-      throw Errors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
+      throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
     return Math.max(updateCount, 0);
   }
@@ -107,7 +112,7 @@ class FloeStatement extends ForwardingStatement {
       succeeded = true;
       return isQuery;
     } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     } finally {
       if (current == null) {
         try {
@@ -115,7 +120,7 @@ class FloeStatement extends ForwardingStatement {
         } catch (RuntimeException e) {
           updateCount = -1;
           if (succeeded) {
-            throw Errors.toSql(e);
+            throw SqlErrors.toSql(e);
           }
         }
       }
@@ -208,10 +213,10 @@ class FloeStatement extends ForwardingStatement {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
             if (Ddl.isDdl(sql)) {
-              throw Errors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+              throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
             }
             if (calcite.execute(sql)) {
-              throw Errors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
+              throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }
             counts[i] = calcite.getLargeUpdateCount();
           }
@@ -245,7 +250,7 @@ class FloeStatement extends ForwardingStatement {
         session.setAutoCommit(true);
       }
     } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {
-      throw Errors.toSql(e);
+      throw SqlErrors.toSql(e);
     }
   }
 
@@ -348,14 +353,14 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public ResultSet getGeneratedKeys() throws SQLException {
     checkOpen();
-    return MetadataResults.empty(connection, java.util.List.of());
+    return ((FloeDatabaseMetaData) connection.getMetaData()).generatedKeys();
   }
 
   /** As {@link #setMaxRows(int)}; limits above {@code Integer.MAX_VALUE} mean no limit. */
   @Override
   public void setLargeMaxRows(long max) throws SQLException {
     if (max < 0) {
-      throw Errors.create("HY024", "Cannot limit rows to " + max + ": the limit is negative", null);
+      throw SqlErrors.create("HY024", "Cannot limit rows to " + max + ": the limit is negative", null);
     }
     setMaxRows(max > Integer.MAX_VALUE ? 0 : (int) max);
   }
@@ -377,7 +382,7 @@ class FloeStatement extends ForwardingStatement {
   public void setEscapeProcessing(boolean enable) throws SQLException {
     checkOpen();
     if (!enable) {
-      throw Errors.of(FloeError.NOT_SUPPORTED, "turning off escape processing");
+      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "turning off escape processing");
     }
   }
 
@@ -386,10 +391,10 @@ class FloeStatement extends ForwardingStatement {
   public void setMaxFieldSize(int max) throws SQLException {
     checkOpen();
     if (max < 0) {
-      throw Errors.create("HY024", "Cannot limit fields to " + max + " bytes: it is negative", null);
+      throw SqlErrors.create("HY024", "Cannot limit fields to " + max + " bytes: it is negative", null);
     }
     if (max != 0) {
-      throw Errors.of(FloeError.NOT_SUPPORTED, "truncating values to a maximum field size");
+      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "truncating values to a maximum field size");
     }
   }
 

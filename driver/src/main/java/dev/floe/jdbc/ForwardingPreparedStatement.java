@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.error.SqlErrors;
 /**
  * A Floe statement that forwards every {@link java.sql.PreparedStatement} call; Floe overrides what it must own.
  *
@@ -15,290 +16,290 @@ abstract class ForwardingPreparedStatement extends FloeStatement implements java
   }
 
   @Override
-  java.sql.PreparedStatement delegate() {
+  protected java.sql.PreparedStatement delegate() {
     return delegate;
   }
 
   /** The wrapped object, once {@link FloeStatement#open()} has checked the statement is open. */
   @Override
-  java.sql.PreparedStatement open() throws java.sql.SQLException {
+  protected java.sql.PreparedStatement open() throws java.sql.SQLException {
     super.open();
     return delegate;
   }
 
   @Override
   public java.sql.ResultSet executeQuery() throws java.sql.SQLException {
-    return Errors.call(() -> open().executeQuery());
+    return SqlErrors.call(() -> open().executeQuery());
   }
 
   @Override
   public int executeUpdate() throws java.sql.SQLException {
-    return Errors.call(() -> open().executeUpdate());
+    return SqlErrors.call(() -> open().executeUpdate());
   }
 
   @Override
   public void setNull(int p0, int p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setNull(p0, p1));
+    SqlErrors.run(() -> open().setNull(p0, p1));
   }
 
   @Override
   public void setBoolean(int p0, boolean p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBoolean(p0, p1));
+    SqlErrors.run(() -> open().setBoolean(p0, p1));
   }
 
   @Override
   public void setByte(int p0, byte p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setByte(p0, p1));
+    SqlErrors.run(() -> open().setByte(p0, p1));
   }
 
   @Override
   public void setShort(int p0, short p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setShort(p0, p1));
+    SqlErrors.run(() -> open().setShort(p0, p1));
   }
 
   @Override
   public void setInt(int p0, int p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setInt(p0, p1));
+    SqlErrors.run(() -> open().setInt(p0, p1));
   }
 
   @Override
   public void setLong(int p0, long p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setLong(p0, p1));
+    SqlErrors.run(() -> open().setLong(p0, p1));
   }
 
   @Override
   public void setFloat(int p0, float p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setFloat(p0, p1));
+    SqlErrors.run(() -> open().setFloat(p0, p1));
   }
 
   @Override
   public void setDouble(int p0, double p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setDouble(p0, p1));
+    SqlErrors.run(() -> open().setDouble(p0, p1));
   }
 
   @Override
   public void setBigDecimal(int p0, java.math.BigDecimal p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBigDecimal(p0, p1));
+    SqlErrors.run(() -> open().setBigDecimal(p0, p1));
   }
 
   @Override
   public void setString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setString(p0, p1));
+    SqlErrors.run(() -> open().setString(p0, p1));
   }
 
   @Override
   public void setBytes(int p0, byte[] p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBytes(p0, p1));
+    SqlErrors.run(() -> open().setBytes(p0, p1));
   }
 
   @Override
   public void setDate(int p0, java.sql.Date p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setDate(p0, p1));
+    SqlErrors.run(() -> open().setDate(p0, p1));
   }
 
   @Override
   public void setTime(int p0, java.sql.Time p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setTime(p0, p1));
+    SqlErrors.run(() -> open().setTime(p0, p1));
   }
 
   @Override
   public void setTimestamp(int p0, java.sql.Timestamp p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setTimestamp(p0, p1));
+    SqlErrors.run(() -> open().setTimestamp(p0, p1));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setAsciiStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setAsciiStream(p0, p1, p2));
   }
 
   @Override
   public void setUnicodeStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setUnicodeStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setUnicodeStream(p0, p1, p2));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1, int p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setBinaryStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setBinaryStream(p0, p1, p2));
   }
 
   @Override
   public void clearParameters() throws java.sql.SQLException {
-    Errors.run(() -> open().clearParameters());
+    SqlErrors.run(() -> open().clearParameters());
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1, int p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setObject(p0, p1, p2));
+    SqlErrors.run(() -> open().setObject(p0, p1, p2));
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setObject(p0, p1));
+    SqlErrors.run(() -> open().setObject(p0, p1));
   }
 
   @Override
   public boolean execute() throws java.sql.SQLException {
-    return Errors.call(() -> open().execute());
+    return SqlErrors.call(() -> open().execute());
   }
 
   @Override
   public void addBatch() throws java.sql.SQLException {
-    Errors.run(() -> open().addBatch());
+    SqlErrors.run(() -> open().addBatch());
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1, int p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setCharacterStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setRef(int p0, java.sql.Ref p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setRef(p0, p1));
+    SqlErrors.run(() -> open().setRef(p0, p1));
   }
 
   @Override
   public void setBlob(int p0, java.sql.Blob p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBlob(p0, p1));
+    SqlErrors.run(() -> open().setBlob(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.sql.Clob p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setClob(p0, p1));
+    SqlErrors.run(() -> open().setClob(p0, p1));
   }
 
   @Override
   public void setArray(int p0, java.sql.Array p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setArray(p0, p1));
+    SqlErrors.run(() -> open().setArray(p0, p1));
   }
 
   @Override
   public java.sql.ResultSetMetaData getMetaData() throws java.sql.SQLException {
-    return Errors.call(() -> open().getMetaData());
+    return SqlErrors.call(() -> open().getMetaData());
   }
 
   @Override
   public void setDate(int p0, java.sql.Date p1, java.util.Calendar p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setDate(p0, p1, p2));
+    SqlErrors.run(() -> open().setDate(p0, p1, p2));
   }
 
   @Override
   public void setTime(int p0, java.sql.Time p1, java.util.Calendar p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setTime(p0, p1, p2));
+    SqlErrors.run(() -> open().setTime(p0, p1, p2));
   }
 
   @Override
   public void setTimestamp(int p0, java.sql.Timestamp p1, java.util.Calendar p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setTimestamp(p0, p1, p2));
+    SqlErrors.run(() -> open().setTimestamp(p0, p1, p2));
   }
 
   @Override
   public void setNull(int p0, int p1, java.lang.String p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setNull(p0, p1, p2));
+    SqlErrors.run(() -> open().setNull(p0, p1, p2));
   }
 
   @Override
   public void setURL(int p0, java.net.URL p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setURL(p0, p1));
+    SqlErrors.run(() -> open().setURL(p0, p1));
   }
 
   @Override
   public java.sql.ParameterMetaData getParameterMetaData() throws java.sql.SQLException {
-    return Errors.call(() -> open().getParameterMetaData());
+    return SqlErrors.call(() -> open().getParameterMetaData());
   }
 
   @Override
   public void setRowId(int p0, java.sql.RowId p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setRowId(p0, p1));
+    SqlErrors.run(() -> open().setRowId(p0, p1));
   }
 
   @Override
   public void setNString(int p0, java.lang.String p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setNString(p0, p1));
+    SqlErrors.run(() -> open().setNString(p0, p1));
   }
 
   @Override
   public void setNCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setNCharacterStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setNCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setNClob(int p0, java.sql.NClob p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setNClob(p0, p1));
+    SqlErrors.run(() -> open().setNClob(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setClob(p0, p1, p2));
+    SqlErrors.run(() -> open().setClob(p0, p1, p2));
   }
 
   @Override
   public void setBlob(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setBlob(p0, p1, p2));
+    SqlErrors.run(() -> open().setBlob(p0, p1, p2));
   }
 
   @Override
   public void setNClob(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setNClob(p0, p1, p2));
+    SqlErrors.run(() -> open().setNClob(p0, p1, p2));
   }
 
   @Override
   public void setSQLXML(int p0, java.sql.SQLXML p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setSQLXML(p0, p1));
+    SqlErrors.run(() -> open().setSQLXML(p0, p1));
   }
 
   @Override
   public void setObject(int p0, java.lang.Object p1, int p2, int p3) throws java.sql.SQLException {
-    Errors.run(() -> open().setObject(p0, p1, p2, p3));
+    SqlErrors.run(() -> open().setObject(p0, p1, p2, p3));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setAsciiStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setAsciiStream(p0, p1, p2));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setBinaryStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setBinaryStream(p0, p1, p2));
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1, long p2) throws java.sql.SQLException {
-    Errors.run(() -> open().setCharacterStream(p0, p1, p2));
+    SqlErrors.run(() -> open().setCharacterStream(p0, p1, p2));
   }
 
   @Override
   public void setAsciiStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setAsciiStream(p0, p1));
+    SqlErrors.run(() -> open().setAsciiStream(p0, p1));
   }
 
   @Override
   public void setBinaryStream(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBinaryStream(p0, p1));
+    SqlErrors.run(() -> open().setBinaryStream(p0, p1));
   }
 
   @Override
   public void setCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setCharacterStream(p0, p1));
+    SqlErrors.run(() -> open().setCharacterStream(p0, p1));
   }
 
   @Override
   public void setNCharacterStream(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setNCharacterStream(p0, p1));
+    SqlErrors.run(() -> open().setNCharacterStream(p0, p1));
   }
 
   @Override
   public void setClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setClob(p0, p1));
+    SqlErrors.run(() -> open().setClob(p0, p1));
   }
 
   @Override
   public void setBlob(int p0, java.io.InputStream p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setBlob(p0, p1));
+    SqlErrors.run(() -> open().setBlob(p0, p1));
   }
 
   @Override
   public void setNClob(int p0, java.io.Reader p1) throws java.sql.SQLException {
-    Errors.run(() -> open().setNClob(p0, p1));
+    SqlErrors.run(() -> open().setNClob(p0, p1));
   }
 
 }

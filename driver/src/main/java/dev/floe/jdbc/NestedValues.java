@@ -1,6 +1,7 @@
 package dev.floe.jdbc;
 
-import dev.floe.planner.rel.TemporalValues;
+import dev.floe.error.SqlErrors;
+import dev.floe.planner.type.TemporalValues;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -196,7 +197,7 @@ final class NestedValues {
     @Override
     public Object getArray(long index, int count) throws SQLException {
       if (index < 1 || count < 0 || index - 1 + count > elements.length) {
-        throw Errors.create(
+        throw SqlErrors.create(
             "22003", "Cannot read elements " + index + ".." + (index + count - 1) + " of an array of " + elements.length, null);
       }
       return java.util.Arrays.copyOfRange(elements, (int) index - 1, (int) index - 1 + count);

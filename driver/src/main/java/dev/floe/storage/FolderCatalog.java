@@ -2,7 +2,7 @@ package dev.floe.storage;
 
 import dev.floe.FloeProperty;
 import dev.floe.error.FloeError;
-import dev.floe.planner.schema.LakeCatalog;
+import dev.floe.planner.spi.LakeCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -116,6 +116,23 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
       }
     }
     return names;
+  }
+
+  @Override
+  public List<String> folderNames(List<String> path) {
+    List<String> names = new ArrayList<>();
+    for (Path child : children(folder(path))) {
+      names.add(child.getFileName().toString());
+    }
+    return names;
+  }
+
+  @Override
+  public void deleteFolder(List<String> path) {
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("Cannot delete the lake root");
+    }
+    deleteTree(folder(path));
   }
 
   @Override

@@ -2,11 +2,12 @@ package dev.floe.txn;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.dml.InsertBatch;
-import dev.floe.planner.dml.TableChange;
-import dev.floe.planner.schema.LakeCatalog;
-import dev.floe.planner.schema.LakeSession;
-import dev.floe.planner.schema.PinnedTable;
+import dev.floe.planner.write.BatchingSession;
+import dev.floe.planner.write.InsertBatch;
+import dev.floe.planner.spi.TableChange;
+import dev.floe.planner.spi.LakeCatalog;
+import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.spi.PinnedTable;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeTableOperations;
 import java.sql.Connection;
@@ -35,7 +36,7 @@ import org.apache.iceberg.exceptions.ValidationException;
  *
  * <p>Used by one connection; not thread-safe.
  */
-public final class FloeSession implements LakeSession {
+public final class FloeSession implements BatchingSession {
   private static final int PUBLISH_ATTEMPTS = 30;
 
   private final FolderCatalog catalog;

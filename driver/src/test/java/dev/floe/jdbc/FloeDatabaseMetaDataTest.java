@@ -1,5 +1,10 @@
 package dev.floe.jdbc;
 
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeLocation;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+
 import static dev.floe.jdbc.SampleLake.column;
 import static dev.floe.jdbc.SampleLake.labels;
 import static dev.floe.jdbc.SampleLake.rows;
@@ -79,7 +84,16 @@ class FloeDatabaseMetaDataTest {
   void schemaAndTableNamesInPatternsMatchExactlyUnlessWildcards() throws SQLException {
     execute("CREATE TABLE \"a_b\" (x INT)");
     execute("CREATE TABLE \"aXb\" (x INT)");
-    execute("CREATE TABLE \"Orders\" (x INT)");
+    // A case twin, as another tool may write one: Floe itself refuses to create it.
+    new FolderCatalog(LakeLocation.parse(lake.toString()))
+        .newCreateTableTransaction(
+            List.of("Orders"),
+            new Schema(
+                org.apache.iceberg.types.Types.NestedField.optional(
+                    1, "x", org.apache.iceberg.types.Types.IntegerType.get())),
+            PartitionSpec.unpartitioned(),
+            Map.of())
+        .commitTransaction();
     assertThat(column(meta.getTables(null, "main", "a_b", null), "TABLE_NAME"))
         .containsExactly("aXb", "a_b");
     assertThat(column(meta.getTables(null, "main", "a\\_b", null), "TABLE_NAME"))
@@ -484,7 +498,7 @@ class FloeDatabaseMetaDataTest {
   void propertyInfoListsEveryConnectionPropertyWithItsDefault() throws SQLException {
     Driver driver = DriverManager.getDriver("jdbc:floe:" + lake);
     DriverPropertyInfo[] info = driver.getPropertyInfo("jdbc:floe:" + lake, new Properties());
-    assertThat(info).hasSize(dev.floe.FloeProperty.values().length);
+    assertThat(info).hasSize(dev.floe.config.FloeProperty.values().length);
     assertThat(Arrays.stream(info).map(p -> p.name))
         .contains("timeZone", "readOnly", "create", "s3.secret-access-key");
     DriverPropertyInfo timeZone =

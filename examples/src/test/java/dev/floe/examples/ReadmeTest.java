@@ -2,7 +2,7 @@ package dev.floe.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.FloeProperty;
+import dev.floe.config.FloeProperty;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,6 +15,26 @@ public enum FloeError {
   CLOSED("08003", "Cannot use %s: it is closed"),
   /** A commit was attempted but its outcome is unknown; written files are kept. */
   COMMIT_STATE_UNKNOWN("08007", "Cannot tell whether the commit to %s succeeded: %s"),
+  /** A parameter is not bound, or the number of parameters is wrong. */
+  PARAMETER_COUNT("07001", "Cannot execute statement: %s"),
+  /** A parameter value of a type that cannot be converted to the parameter's type. */
+  PARAMETER_TYPE("07006", "Cannot bind parameter %s: %s"),
+  /** A row or value where one was expected, e.g. a MERGE target row matched twice. */
+  CARDINALITY("21000", "Cannot %s: %s"),
+  /** An INSERT whose value list does not match its column list. */
+  VALUE_COUNT("21S01", "Cannot insert into %s: %s"),
+  /** A value of a type that cannot be assigned to its column. */
+  DATATYPE_MISMATCH("42804", "Cannot assign to column %s: %s"),
+  /** A connection or table property value that is not valid. */
+  INVALID_PROPERTY("22023", "Cannot use %s: %s"),
+  /** A statement too large or too deep to plan or run. */
+  TOO_COMPLEX("54001", "Cannot run statement: %s"),
+  /** An unquoted name that matches several folders differing only in case. */
+  AMBIGUOUS_NAME("42000", "Cannot resolve %s: it matches %s; quote the name to choose one"),
+  /** CREATE of a name that is taken beside it, exactly or by a case twin. */
+  NAME_TAKEN("42S01", "Cannot create %s: %s"),
+  /** ALTER TABLE ADD COLUMN of a column that exists. */
+  COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
   /** The SQL text does not parse. */
   SYNTAX("42000", "Cannot parse SQL: %s"),
   /** CREATE TABLE of a table that exists. */

@@ -1,6 +1,6 @@
 package dev.floe.planner.prepare;
 
-import dev.floe.planner.schema.LakeJavaTypeFactory;
+import dev.floe.planner.type.LakeJavaTypeFactory;
 import java.lang.reflect.Type;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;

@@ -1,8 +1,10 @@
 package dev.floe.planner.prepare;
 
-import dev.floe.planner.dml.LakeTableModify;
-import dev.floe.planner.schema.LakeSchema;
-import dev.floe.planner.schema.LakeTable;
+import dev.floe.planner.adapter.LakeTableModify;
+import dev.floe.planner.adapter.LakeSchema;
+import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.adapter.LakeTable;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,7 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalTableModify;
-import dev.floe.planner.rules.LakeRules;
+import dev.floe.planner.adapter.LakeRules;
 import java.util.List;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.hep.HepMatchOrder;
@@ -57,7 +59,7 @@ public class LakePrepare extends CalcitePrepareImpl {
 
   /**
    * As Calcite's, but a column holding a TIME finer than milliseconds (a {@code long}, see {@link
-   * dev.floe.planner.schema.LakeJavaTypeFactory}) is described to Avatica as a number: its cursor
+   * dev.floe.planner.type.LakeJavaTypeFactory}) is described to Avatica as a number: its cursor
    * refuses a {@code long} TIME, and reads a number as is, which Floe's getters convert exactly.
    */
   @Override
@@ -208,7 +210,7 @@ public class LakePrepare extends CalcitePrepareImpl {
           config.withTopDownGeneralDecorrelationEnabled(
               context.config().topDownGeneralDecorrelationEnabled());
       return new LakeSqlToRelConverter(
-          this, validator, catalogReader, cluster, convertletTable, config);
+          this, validator, catalogReader, cluster, convertletTable, config, context);
     }
 
     /**
@@ -273,11 +275,12 @@ public class LakePrepare extends CalcitePrepareImpl {
         first.add(lake); // a lake schema by its JDBC name, under the lake root
       }
       first.addAll(current);
-      return new LakeCatalogReader(calcite, List.of(first, List.of(lake), List.of()), context);
+      // Calcite's root first: table names arrive qualified from it (qualifyTableNames).
+      return new LakeCatalogReader(calcite, List.of(List.of(), first, List.of(lake)), context);
     }
 
     /** The name under which the lake root is mounted in Calcite's root schema, or null. */
-    private static @Nullable String lakeRoot(CalciteSchema root) {
+    static @Nullable String lakeRoot(CalciteSchema root) {
       for (Map.Entry<String, CalciteSchema> entry : root.getSubSchemaMap().entrySet()) {
         Schema schema = entry.getValue().schema;
         if (schema instanceof LakeSchema && ((LakeSchema) schema).path().isEmpty()) {
@@ -340,9 +343,30 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
+  /**
+   * Replaces every table name in a statement by the exact path Floe's one resolver finds for it
+   * ({@link SqlNames}), seen from the connection's current schema.
+   */
+  static void qualifyTableNames(SqlNode statement, Context context) {
+    CalciteSchema root = context.getRootSchema();
+    String mount = LakeCatalogReader.lakeRoot(root);
+    if (mount == null) {
+      return;
+    }
+    LakeSchema lake = (LakeSchema) root.getSubSchema(mount, true).schema;
+    TableNames names = new TableNames(lake.session().catalog());
+    List<String> current = context.getDefaultSchemaPath();
+    if (!current.isEmpty() && current.get(0).equals(mount)) {
+      current = current.subList(1, current.size());
+    }
+    List<String> schema = current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
+    SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema);
+  }
+
   /** Turns Calcite's own DELETE and UPDATE of a Floe table into {@link LakeTableModify}. */
   static final class LakeSqlToRelConverter extends SqlToRelConverter {
     private final Prepare.CatalogReader catalogReader;
+    private final Context context;
 
     LakeSqlToRelConverter(
         RelOptTable.ViewExpander viewExpander,
@@ -350,13 +374,18 @@ public class LakePrepare extends CalcitePrepareImpl {
         Prepare.CatalogReader catalogReader,
         RelOptCluster cluster,
         SqlRexConvertletTable convertletTable,
-        Config config) {
+        Config config,
+        Context context) {
       super(viewExpander, validator, catalogReader, cluster, convertletTable, config);
       this.catalogReader = catalogReader;
+      this.context = context;
     }
 
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+      if (needsValidation) {
+        qualifyTableNames(query, context);
+      }
       query.accept(SubMillisecondCheck.INSTANCE);
       RelRoot converted = super.convertQuery(query, needsValidation, top);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value

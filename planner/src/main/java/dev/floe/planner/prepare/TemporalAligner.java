@@ -1,7 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.rel.TemporalValues;
+import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +41,7 @@ import org.apache.calcite.util.TimestampString;
  * milliseconds of the day. Floe holds a TIMESTAMP(p) as a {@code long} in the unit its precision
  * needs: milliseconds for p &le; 3, microseconds for p &le; 6 (every Iceberg timestamp),
  * nanoseconds above; and a TIME(p) with p &gt; 3 likewise as a {@code long} of microseconds (every
- * Iceberg time) or nanoseconds of the day ({@link dev.floe.planner.schema.LakeJavaTypeFactory}).
+ * Iceberg time) or nanoseconds of the day ({@link dev.floe.planner.type.LakeJavaTypeFactory}).
  * Scans emit those numbers as they are stored. Just before code generation this class rewrites
  * the optimized plan so that everything Calcite computes agrees with that: literals become numbers
  * in their unit, comparisons and conditional expressions between different precisions are

@@ -1,7 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.rel.TemporalValues;
+import dev.floe.planner.type.TemporalValues;
 import java.time.format.DateTimeParseException;
 import org.apache.calcite.linq4j.function.Strict;
 

@@ -2,7 +2,7 @@ package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.schema.PinnedTable;
+import dev.floe.planner.spi.PinnedTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.floe.planner.scan;
 
-import dev.floe.planner.schema.LakeSession;
+import dev.floe.planner.spi.LakeSession;
 import java.util.List;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;

@@ -14,7 +14,7 @@ import org.apache.iceberg.types.Types;
  * Turns values in Iceberg's internal representation (int days, long micros, ByteBuffer, nested
  * StructLike) into the values Calcite's runtime holds for the column's SQL type: dates stay int
  * days, times stay long micros of the day (a TIME(6) is a {@code long} at run time, see {@link
- * dev.floe.planner.schema.LakeJavaTypeFactory}) and timestamps stay long micros (nanos for v3
+ * dev.floe.planner.type.LakeJavaTypeFactory}) and timestamps stay long micros (nanos for v3
  * nanosecond columns) all the way to the JDBC getter; nothing builds a {@code java.sql} or {@code
  * java.time} object per row.
  */

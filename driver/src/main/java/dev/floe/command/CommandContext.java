@@ -1,0 +1,22 @@
+package dev.floe.command;
+
+import dev.floe.txn.FloeSession;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/** What a command needs of its connection; the connection implements it. */
+public interface CommandContext {
+  /** The connection's transaction and catalog. */
+  FloeSession session();
+
+  /** The path under the root of the current schema. */
+  List<String> schemaPath() throws SQLException;
+
+  /** A statement of the connection, for a command that runs a query (CTAS). */
+  Statement createStatement() throws SQLException;
+
+  /** Calcite's own result set behind one of the connection's, with Calcite's column types. */
+  ResultSet calciteResults(ResultSet results) throws SQLException;
+}

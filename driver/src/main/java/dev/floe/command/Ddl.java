@@ -1,0 +1,450 @@
+package dev.floe.command;
+
+import dev.floe.error.SqlErrors;
+import dev.floe.planner.spi.TableNames;
+import dev.floe.error.FloeError;
+import dev.floe.planner.write.LakeWrites;
+import dev.floe.planner.write.WritePlan;
+import dev.floe.error.FloeException;
+import dev.floe.planner.spi.LakeCatalog;
+import dev.floe.txn.FloeSession;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Runs DDL: each statement commits at once. CREATE TABLE ... AS SELECT creates and fills the
+ * table in one commit, so a failure leaves no table and no folder behind.
+ */
+public final class Ddl {
+  private final CommandContext connection;
+
+  public Ddl(CommandContext connection) {
+    this.connection = connection;
+  }
+
+  public static boolean isDdl(String sql) {
+    return DdlParser.isDdl(sql);
+  }
+
+  /** Runs one DDL statement; returns the update count (rows written by CREATE TABLE AS). */
+  public long execute(String sql) throws SQLException {
+    try {
+      Object statement = DdlParser.parse(sql);
+      if (connection.session().readOnly()) {
+        throw SqlErrors.of(FloeError.READ_ONLY, "run DDL");
+      }
+      if (statement instanceof DdlParser.CreateTable) {
+        return create((DdlParser.CreateTable) statement);
+      }
+      if (statement instanceof DdlParser.DropTable) {
+        drop((DdlParser.DropTable) statement);
+        return 0;
+      }
+      alter((DdlParser.AlterTable) statement);
+      return 0;
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  private FloeSession session() {
+    return connection.session();
+  }
+
+  private LakeCatalog catalog() {
+    return session().catalog();
+  }
+
+  private long create(DdlParser.CreateTable create) throws SQLException {
+    List<String> path;
+    try {
+      path = newTablePath(create.name());
+    } catch (FloeException e) {
+      if (create.ifNotExists() && e.error() == FloeError.TABLE_EXISTS) {
+        return 0;
+      }
+      throw e;
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(TableProperties.FORMAT_VERSION, "2");
+    properties.put(TableProperties.DELETE_MODE, "merge-on-read");
+    properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
+    properties.put(TableProperties.MERGE_MODE, "merge-on-read");
+    properties.putAll(create.properties());
+    if (create.query() == null) {
+      Schema schema = schema(create.columns());
+      Transaction txn =
+          catalog().newCreateTableTransaction(path, schema, spec(schema, create.partitioning()), properties);
+      txn.commitTransaction();
+      return 0;
+    }
+    return createAsSelect(create, path, properties);
+  }
+
+  private long createAsSelect(
+      DdlParser.CreateTable create, List<String> path, Map<String, String> properties)
+      throws SQLException {
+    List<List<String>> createdFolders = missingFolders(path);
+    try (Statement query = connection.createStatement();
+        ResultSet rs = query.executeQuery(create.query())) {
+      ResultSet raw = connection.calciteResults(rs);
+      ResultSetMetaData meta = raw.getMetaData(); // Calcite's own types, as the writer needs
+      List<WritePlan.SourceType> sources = new ArrayList<>();
+      List<DdlParser.Column> columns = new ArrayList<>();
+      for (int i = 1; i <= meta.getColumnCount(); i++) {
+        sources.add(
+            new WritePlan.SourceType(
+                calciteTypeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
+        columns.add(
+            new DdlParser.Column(
+                meta.getColumnLabel(i),
+                icebergType(meta, i),
+                meta.isNullable(i) == ResultSetMetaData.columnNoNulls,
+                null));
+      }
+      if (!create.columns().isEmpty()) {
+        if (create.columns().size() != columns.size()) {
+          throw SqlErrors.of(
+              FloeError.VALIDATION,
+              "the column list has " + create.columns().size() + " columns, the query " + columns.size());
+        }
+        columns = create.columns();
+      }
+      Schema schema = schema(columns);
+      Transaction txn =
+          catalog()
+              .newCreateTableTransaction(path, schema, spec(schema, create.partitioning()), properties);
+      Table table = txn.table();
+      String operationId = UUID.randomUUID().toString();
+      AtomicInteger rows = new AtomicInteger();
+      try {
+        List<DataFile> files =
+            LakeWrites.writeRows(table, sources, new RawRows(raw, sources, rows), operationId);
+        if (!files.isEmpty()) {
+          AppendFiles append = txn.newAppend();
+          files.forEach(append::appendFile);
+          append.commit();
+        }
+        txn.commitTransaction();
+      } catch (RuntimeException e) {
+        LakeWrites.deleteWrittenFiles(table, operationId, List.of());
+        if (!catalog().tableExists(path)) {
+          for (List<String> created : createdFolders) {
+            catalog().deleteFolder(created);
+          }
+        }
+        throw e;
+      }
+      return rows.get();
+    }
+  }
+
+  private void drop(DdlParser.DropTable drop) throws SQLException {
+    List<String> path = existingPath(drop.name());
+    if (path == null || !catalog().tableExists(path)) {
+      if (drop.ifExists()) {
+        return;
+      }
+      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, drop.name().toString());
+    }
+    checkNoPendingChange(path, "drop");
+    catalog().dropTable(path, drop.purge());
+  }
+
+  private void alter(DdlParser.AlterTable alter) throws SQLException {
+    List<String> path = existingPath(alter.name());
+    if (path == null || !catalog().tableExists(path)) {
+      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, alter.name().toString());
+    }
+    checkNoPendingChange(path, "alter");
+    Table table = catalog().loadTable(path);
+    UpdateSchema update = table.updateSchema();
+    try {
+      switch (alter.action()) {
+        case "add":
+          {
+            DdlParser.Column column = alter.column();
+            Type type = TypeUtil.assignFreshIds(column.type(), new AtomicInteger(1000)::incrementAndGet);
+            if (column.required()) {
+              throw SqlErrors.of(
+                  FloeError.NOT_SUPPORTED,
+                  "adding a NOT NULL column to an existing table: its old rows have no value");
+            }
+            update.addColumn(column.name(), type, column.comment());
+            break;
+          }
+        case "drop":
+          update.deleteColumn(column(table, alter.oldName()));
+          break;
+        case "rename":
+          update.renameColumn(column(table, alter.oldName()), alter.newName());
+          break;
+        default:
+          {
+            Type type = alter.column().type();
+            if (!type.isPrimitiveType()) {
+              throw SqlErrors.of(FloeError.NOT_SUPPORTED, "changing a column to a nested type");
+            }
+            update.updateColumn(column(table, alter.oldName()), type.asPrimitiveType());
+          }
+      }
+      update.commit();
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw SqlErrors.create(
+          FloeError.VALIDATION.sqlState(),
+          "Cannot alter table " + String.join(".", path) + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static String column(Table table, String name) throws SQLException {
+    if (table.schema().findField(name) != null) {
+      return name;
+    }
+    Types.NestedField field = table.schema().caseInsensitiveFindField(name);
+    if (field == null) {
+      throw SqlErrors.of(FloeError.COLUMN_NOT_FOUND, name + " in " + table.name());
+    }
+    return field.name();
+  }
+
+  private void checkNoPendingChange(List<String> path, String verb) throws SQLException {
+    if (!session().autoCommit() && session().hasPendingChange(path)) {
+      throw SqlErrors.of(
+          FloeError.INVALID_TRANSACTION_STATE,
+          verb + " table " + String.join(".", path),
+          "the open transaction has uncommitted changes to it; commit or roll back first");
+    }
+  }
+
+  /** A schema from column definitions, with fresh field ids. */
+  private static Schema schema(List<DdlParser.Column> columns) {
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (DdlParser.Column column : columns) {
+      fields.add(
+          column.required()
+              ? Types.NestedField.required(0, column.name(), column.type(), column.comment())
+              : Types.NestedField.optional(0, column.name(), column.type(), column.comment()));
+    }
+    AtomicInteger ids = new AtomicInteger();
+    Types.StructType struct =
+        (Types.StructType) TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
+    return new Schema(struct.fields());
+  }
+
+  private static PartitionSpec spec(Schema schema, List<DdlParser.PartitionField> fields) {
+    PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
+    for (DdlParser.PartitionField field : fields) {
+      String column = field.column();
+      if (schema.findField(column) == null) {
+        Types.NestedField match = schema.caseInsensitiveFindField(column);
+        if (match == null) {
+          throw FloeError.COLUMN_NOT_FOUND.error(column + " in PARTITIONED BY");
+        }
+        column = match.name();
+      }
+      switch (field.transform()) {
+        case "identity":
+          builder.identity(column);
+          break;
+        case "bucket":
+          builder.bucket(column, field.argument());
+          break;
+        case "truncate":
+          builder.truncate(column, field.argument());
+          break;
+        case "year":
+          builder.year(column);
+          break;
+        case "month":
+          builder.month(column);
+          break;
+        case "day":
+          builder.day(column);
+          break;
+        case "hour":
+          builder.hour(column);
+          break;
+        default:
+          throw FloeError.SYNTAX.error("unknown partition transform " + field.transform());
+      }
+    }
+    return builder.build();
+  }
+
+  /**
+   * The path of a new table, resolved by the one resolver: existing folders matched as lookups
+   * match them, new names as written (lower case unless quoted). An unqualified name is created in
+   * the connection's current schema.
+   */
+  private List<String> newTablePath(DdlParser.Name name) throws SQLException {
+    return names().newTable(connection.schemaPath(), parts(name));
+  }
+
+  /** The path of an existing table, or null, resolved as every statement resolves it. */
+  private List<String> existingPath(DdlParser.Name name) throws SQLException {
+    return names().table(connection.schemaPath(), parts(name));
+  }
+
+  /** The folders of a path that do not exist yet, deepest first: what a failed CTAS removes. */
+  private List<List<String>> missingFolders(List<String> path) {
+    List<List<String>> missing = new ArrayList<>();
+    for (int i = path.size(); i > 0; i--) {
+      List<String> folder = path.subList(0, i);
+      if (catalog().folderNames(folder.subList(0, i - 1)).contains(folder.get(i - 1))) {
+        break;
+      }
+      missing.add(List.copyOf(folder));
+    }
+    return missing;
+  }
+
+  private TableNames names() {
+    return new TableNames(session().catalog());
+  }
+
+  private static List<TableNames.Part> parts(DdlParser.Name name) {
+    List<TableNames.Part> parts = new ArrayList<>();
+    for (int i = 0; i < name.parts().size(); i++) {
+      parts.add(new TableNames.Part(name.parts().get(i), name.quoted().get(i)));
+    }
+    return parts;
+  }
+
+  private static String calciteTypeName(ResultSetMetaData meta, int column) throws SQLException {
+    String name = meta.getColumnTypeName(column);
+    int paren = name.indexOf('(');
+    return (paren < 0 ? name : name.substring(0, paren)).trim().toUpperCase(Locale.ROOT);
+  }
+
+  /** The Iceberg type for a query column. */
+  private static Type icebergType(ResultSetMetaData meta, int column) throws SQLException {
+    String name = calciteTypeName(meta, column);
+    if (name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE")) {
+      return meta.getPrecision(column) > 6
+          ? Types.TimestampNanoType.withZone()
+          : Types.TimestampType.withZone();
+    }
+    switch (meta.getColumnType(column)) {
+      case java.sql.Types.BOOLEAN:
+        return Types.BooleanType.get();
+      case java.sql.Types.TINYINT:
+      case java.sql.Types.SMALLINT:
+      case java.sql.Types.INTEGER:
+        return Types.IntegerType.get();
+      case java.sql.Types.BIGINT:
+        return Types.LongType.get();
+      case java.sql.Types.REAL:
+        return Types.FloatType.get();
+      case java.sql.Types.FLOAT:
+      case java.sql.Types.DOUBLE:
+        return Types.DoubleType.get();
+      case java.sql.Types.DECIMAL:
+      case java.sql.Types.NUMERIC:
+        {
+          int precision = Math.min(38, Math.max(1, meta.getPrecision(column)));
+          int scale = Math.max(0, Math.min(precision, meta.getScale(column)));
+          return Types.DecimalType.of(precision, scale);
+        }
+      case java.sql.Types.DATE:
+        return Types.DateType.get();
+      case java.sql.Types.TIME:
+        return Types.TimeType.get();
+      case java.sql.Types.TIMESTAMP:
+        return meta.getPrecision(column) > 6
+            ? Types.TimestampNanoType.withoutZone()
+            : Types.TimestampType.withoutZone();
+      case java.sql.Types.CHAR:
+      case java.sql.Types.VARCHAR:
+      case java.sql.Types.LONGVARCHAR:
+        return Types.StringType.get();
+      case java.sql.Types.BINARY:
+      case java.sql.Types.VARBINARY:
+        return Types.BinaryType.get();
+      default:
+        if (name.equals("UUID")) {
+          return Types.UUIDType.get();
+        }
+        throw FloeError.NOT_SUPPORTED.error(
+            "CREATE TABLE AS SELECT with a column of type " + meta.getColumnTypeName(column));
+    }
+  }
+
+  /** Reads query rows in Calcite's runtime forms (days, millis, micros) for exact copying. */
+  private static final class RawRows implements Iterator<Object[]> {
+    private final ResultSet rs;
+    private final List<WritePlan.SourceType> types;
+    private final AtomicInteger count;
+    private Boolean ready;
+
+    RawRows(ResultSet rs, List<WritePlan.SourceType> types, AtomicInteger count) {
+      this.rs = rs;
+      this.types = types;
+      this.count = count;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (ready == null) {
+        try {
+          ready = rs.next();
+        } catch (SQLException e) {
+          throw new IllegalStateException(SqlErrors.toSql(e));
+        }
+      }
+      return ready;
+    }
+
+    @Override
+    public Object[] next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      ready = null;
+      Object[] row = new Object[types.size()];
+      try {
+        for (int i = 0; i < row.length; i++) {
+          String type = types.get(i).typeName();
+          Object value;
+          if (type.equals("DATE") || type.equals("TIME")) {
+            value = rs.getInt(i + 1);
+          } else if (type.startsWith("TIMESTAMP")) {
+            value = rs.getLong(i + 1);
+          } else {
+            value = rs.getObject(i + 1);
+          }
+          row[i] = rs.wasNull() ? null : value;
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(SqlErrors.toSql(e));
+      }
+      count.incrementAndGet();
+      return row;
+    }
+  }
+}

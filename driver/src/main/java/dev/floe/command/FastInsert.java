@@ -1,0 +1,173 @@
+package dev.floe.command;
+
+import dev.floe.planner.spi.TableNames;
+import dev.floe.error.FloeError;
+import dev.floe.planner.write.LakeWrites;
+import dev.floe.planner.write.WritePlan;
+import dev.floe.planner.spi.PinnedTable;
+import dev.floe.txn.FloeSession;
+import dev.floe.planner.adapter.SqlNames;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The batch path of {@code INSERT INTO t [(columns)] VALUES (?, ?, ...)}: an ETL batch of any
+ * size becomes one write of data files and one staged change, instead of one statement per row.
+ * Values are assigned with the same rules as any INSERT.
+ */
+public final class FastInsert {
+  private final List<String> tablePath;
+  private final List<String> columns;
+
+  private FastInsert(List<String> tablePath, List<String> columns) {
+    this.tablePath = tablePath;
+    this.columns = columns;
+  }
+
+  /** The fast path for a statement, or null when it is not a plain parameterized INSERT. */
+  public static FastInsert analyze(CommandContext connection, String sql) throws SQLException {
+    SqlNode node;
+    try {
+      node =
+          SqlParser.create(
+                  sql,
+                  SqlParser.config()
+                      .withQuoting(Quoting.DOUBLE_QUOTE)
+                      .withUnquotedCasing(Casing.UNCHANGED)
+                      .withQuotedCasing(Casing.UNCHANGED)
+                      .withCaseSensitive(false)
+                      .withConformance(SqlConformanceEnum.LENIENT))
+              .parseStmt();
+    } catch (SqlParseException e) {
+      return null;
+    }
+    if (!(node instanceof SqlInsert)) {
+      return null;
+    }
+    SqlInsert insert = (SqlInsert) node;
+    if (!(insert.getTargetTable() instanceof SqlIdentifier)
+        || insert.getSource().getKind() != SqlKind.VALUES) {
+      return null;
+    }
+    List<SqlNode> rows = ((SqlBasicCall) insert.getSource()).getOperandList();
+    if (rows.size() != 1 || rows.get(0).getKind() != SqlKind.ROW) {
+      return null;
+    }
+    List<SqlNode> values = ((SqlBasicCall) rows.get(0)).getOperandList();
+    for (int i = 0; i < values.size(); i++) {
+      if (!(values.get(i) instanceof SqlDynamicParam)
+          || ((SqlDynamicParam) values.get(i)).getIndex() != i) {
+        return null;
+      }
+    }
+    List<String> path = resolve(connection, (SqlIdentifier) insert.getTargetTable());
+    if (path == null) {
+      return null;
+    }
+    List<String> columns = new ArrayList<>();
+    SqlNodeList targets = insert.getTargetColumnList();
+    if (targets != null) {
+      for (SqlNode target : targets) {
+        columns.add(((SqlIdentifier) target).getSimple());
+      }
+    }
+    if (targets != null && columns.size() != values.size()) {
+      return null;
+    }
+    return new FastInsert(path, columns);
+  }
+
+  /** Writes every batch row as one change; returns the row count. */
+  public long run(FloeSession session, List<Object[]> batch) {
+    PinnedTable pinned = session.pin(tablePath);
+    List<Types.NestedField> fields = pinned.table().schema().columns();
+    int[] positions = new int[columns.isEmpty() ? fields.size() : columns.size()];
+    if (columns.isEmpty()) {
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = i;
+      }
+    } else {
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = columnIndex(fields, columns.get(i), pinned.name());
+      }
+    }
+    List<WritePlan.SourceType> sources = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      sources.add(null);
+    }
+    WritePlan plan =
+        new WritePlan(
+            session,
+            tablePath,
+            TableModify.Operation.INSERT,
+            sources,
+            List.of(),
+            Expressions.alwaysTrue());
+    int width = fields.size();
+    Iterator<Object[]> rows =
+        new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < batch.size();
+          }
+
+          @Override
+          public Object[] next() {
+            Object[] params = batch.get(next++);
+            Object[] row = new Object[width];
+            for (int i = 0; i < positions.length; i++) {
+              row[positions[i]] = params[i];
+            }
+            return row;
+          }
+        };
+    return LakeWrites.run(plan, rows);
+  }
+
+  private static int columnIndex(List<Types.NestedField> fields, String name, String table) {
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    int found = -1;
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equalsIgnoreCase(name)) {
+        if (found >= 0) {
+          throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table + " (ambiguous)");
+        }
+        found = i;
+      }
+    }
+    if (found < 0) {
+      throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table);
+    }
+    return found;
+  }
+
+  /** The folder path a table name resolves to, through the one resolver; null if none. */
+  private static List<String> resolve(CommandContext connection, SqlIdentifier name)
+      throws SQLException {
+    return new TableNames(connection.session().catalog())
+        .table(connection.schemaPath(), SqlNames.parts(name));
+  }
+}

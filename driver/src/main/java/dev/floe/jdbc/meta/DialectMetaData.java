@@ -1,0 +1,564 @@
+package dev.floe.jdbc.meta;
+
+import dev.floe.jdbc.forwarding.ForwardingDatabaseMetaData;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.RowIdLifetime;
+import java.sql.SQLException;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+/**
+ * The part of Floe's database metadata that describes its SQL: how names are written and matched,
+ * the functions of the JDBC escape, the features the dialect has, transactions and result sets.
+ * Each answer is what Floe does, and the tests check the claims against SQL that runs; only the
+ * keyword list is Calcite's, whose parser Floe uses. Subclasses make {@link #open()} refuse calls
+ * on a closed connection.
+ */
+abstract class DialectMetaData extends ForwardingDatabaseMetaData {
+  DialectMetaData(DatabaseMetaData calcite) {
+    super(calcite);
+  }
+
+  // ---- names --------------------------------------------------------------------------
+
+  /** {@inheritDoc} */
+  @Override
+  public String getIdentifierQuoteString() throws SQLException {
+    open();
+    return "\"";
+  }
+
+  /** The escape of {@link MetadataPattern}. */
+  @Override
+  public String getSearchStringEscape() throws SQLException {
+    open();
+    return MetadataPattern.ESCAPE;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getExtraNameCharacters() throws SQLException {
+    open();
+    return "";
+  }
+
+  /** Unquoted names match ignoring case but are stored as written (folder names). */
+  @Override
+  public boolean supportsMixedCaseIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesMixedCaseIdentifiers() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesUpperCaseIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesLowerCaseIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /**
+   * Quoted names are stored as written, but today they also match ignoring case when only one
+   * name matches (Calcite's case-insensitive lookup applies to them too), so they are not case
+   * sensitive; DESIGN §3 asks that they be, and this answer is to change with that fix.
+   */
+  @Override
+  public boolean supportsMixedCaseQuotedIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesMixedCaseQuotedIdentifiers() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesUpperCaseQuotedIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean storesLowerCaseQuotedIdentifiers() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getSchemaTerm() throws SQLException {
+    open();
+    return "schema";
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getCatalogTerm() throws SQLException {
+    open();
+    return "catalog";
+  }
+
+  /** No catalogs, so no separator. */
+  @Override
+  public String getCatalogSeparator() throws SQLException {
+    open();
+    return "";
+  }
+
+  /** Schemas are usable in queries, DML and CREATE TABLE; there is nothing else to qualify. */
+  @Override
+  public boolean supportsSchemasInDataManipulation() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSchemasInTableDefinitions() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSchemasInProcedureCalls() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSchemasInIndexDefinitions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSchemasInPrivilegeDefinitions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** Floe has no catalogs. */
+  @Override
+  public boolean supportsCatalogsInDataManipulation() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsCatalogsInTableDefinitions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsCatalogsInProcedureCalls() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsCatalogsInIndexDefinitions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsCatalogsInPrivilegeDefinitions() throws SQLException {
+    open();
+    return false;
+  }
+
+  // ---- functions --------------------------------------------------------------------------
+
+  /** The math functions of the JDBC escape {@code {fn ...}}, each one tested. */
+  @Override
+  public String getNumericFunctions() throws SQLException {
+    open();
+    return "ABS,ACOS,ASIN,ATAN,ATAN2,CBRT,CEILING,COS,COT,DEGREES,EXP,FLOOR,LOG,LOG10,MOD,PI,POWER,"
+        + "RADIANS,RAND,ROUND,SIGN,SIN,SQRT,TAN,TRUNCATE";
+  }
+
+  /** The string functions of the JDBC escape {@code {fn ...}}, each one tested. */
+  @Override
+  public String getStringFunctions() throws SQLException {
+    open();
+    return "ASCII,CHAR,CONCAT,DIFFERENCE,INSERT,LCASE,LEFT,LENGTH,LOCATE,LTRIM,REPEAT,REPLACE,"
+        + "RIGHT,RTRIM,SOUNDEX,SPACE,SUBSTRING,UCASE";
+  }
+
+  /** The system functions of the JDBC escape {@code {fn ...}}, each one tested. */
+  @Override
+  public String getSystemFunctions() throws SQLException {
+    open();
+    return "CONVERT,DATABASE,IFNULL,USER";
+  }
+
+  /**
+   * The date and time functions of the JDBC escape {@code {fn ...}}, each one tested. Calcite also
+   * names CONVERT_TIMEZONE, which it cannot run.
+   */
+  @Override
+  public String getTimeDateFunctions() throws SQLException {
+    open();
+    return "CURDATE,CURTIME,DAYNAME,DAYOFMONTH,DAYOFWEEK,DAYOFYEAR,HOUR,MINUTE,MONTH,MONTHNAME,NOW,"
+        + "QUARTER,SECOND,TIMESTAMPADD,TIMESTAMPDIFF,TO_DATE,TO_TIMESTAMP,WEEK,YEAR";
+  }
+
+  /** {@code {fn CONVERT(value, type)}} works. */
+  @Override
+  public boolean supportsConvert() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** Whether Floe's SQL can CAST between two JDBC types, by Calcite's casting rules. */
+  @Override
+  public boolean supportsConvert(int fromType, int toType) throws SQLException {
+    open();
+    SqlTypeName from = SqlTypeName.getNameForJdbcType(fromType);
+    SqlTypeName to = SqlTypeName.getNameForJdbcType(toType);
+    if (from == null || to == null) {
+      return false;
+    }
+    RelDataTypeFactory types = new JavaTypeFactoryImpl();
+    return SqlTypeUtil.canCastFrom(
+        types.createSqlType(to), types.createSqlType(from), true);
+  }
+
+  // ---- SQL ------------------------------------------------------------------------------
+
+  /** Floe follows the SQL standard's entry level; it does not claim the larger levels. */
+  @Override
+  public boolean supportsANSI92IntermediateSQL() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsANSI92FullSQL() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsExtendedSQLGrammar() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@code ALTER TABLE ... ADD COLUMN} (DESIGN §7). */
+  @Override
+  public boolean supportsAlterTableWithAddColumn() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@code ALTER TABLE ... DROP COLUMN} (DESIGN §7). */
+  @Override
+  public boolean supportsAlterTableWithDropColumn() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@code x > ALL (subquery)} and {@code x = SOME (subquery)} work. */
+  @Override
+  public boolean supportsSubqueriesInQuantifieds() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** A table may be given its own name as correlation name. */
+  @Override
+  public boolean supportsDifferentTableCorrelationNames() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** NULL sorts after every value ascending, before them descending. */
+  @Override
+  public boolean nullsAreSortedHigh() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean nullsAreSortedLow() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean nullsAreSortedAtStart() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean nullsAreSortedAtEnd() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** Floe has no stored procedures or functions to call. */
+  @Override
+  public boolean supportsStoredFunctionsUsingCallSyntax() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsStoredProcedures() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean allProceduresAreCallable() throws SQLException {
+    open();
+    return false;
+  }
+
+  // ---- transactions -----------------------------------------------------------------------
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsTransactions() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** Snapshot isolation, reported as repeatable read (DESIGN §6). */
+  @Override
+  public int getDefaultTransactionIsolation() throws SQLException {
+    open();
+    return Connection.TRANSACTION_REPEATABLE_READ;
+  }
+
+  /** Repeatable read (snapshot isolation) and serializable; weaker levels are raised. */
+  @Override
+  public boolean supportsTransactionIsolationLevel(int level) throws SQLException {
+    open();
+    return level == Connection.TRANSACTION_REPEATABLE_READ
+        || level == Connection.TRANSACTION_SERIALIZABLE;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsDataManipulationTransactionsOnly() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsDataDefinitionAndDataManipulationTransactions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** DDL commits at once, as in most databases. */
+  @Override
+  public boolean dataDefinitionCausesTransactionCommit() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean dataDefinitionIgnoredInTransactions() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** Several connections may each have a transaction open. */
+  @Override
+  public boolean supportsMultipleTransactions() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSavepoints() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** A whole batch is one commit (DESIGN §6). */
+  @Override
+  public boolean supportsBatchUpdates() throws SQLException {
+    open();
+    return true;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsRefCursors() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsSharding() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** Floe has no LOB types. */
+  @Override
+  public long getMaxLogicalLobSize() throws SQLException {
+    open();
+    return 0;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsGetGeneratedKeys() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsNamedParameters() throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public RowIdLifetime getRowIdLifetime() throws SQLException {
+    open();
+    return RowIdLifetime.ROWID_UNSUPPORTED;
+  }
+
+  // ---- result sets ------------------------------------------------------------------------
+
+  /** Forward-only, read-only result sets. */
+  @Override
+  public boolean supportsResultSetType(int type) throws SQLException {
+    open();
+    return type == ResultSet.TYPE_FORWARD_ONLY;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsResultSetConcurrency(int type, int concurrency) throws SQLException {
+    open();
+    return type == ResultSet.TYPE_FORWARD_ONLY && concurrency == ResultSet.CONCUR_READ_ONLY;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean supportsResultSetHoldability(int holdability) throws SQLException {
+    open();
+    return holdability == ResultSet.HOLD_CURSORS_OVER_COMMIT;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int getResultSetHoldability() throws SQLException {
+    open();
+    return ResultSet.HOLD_CURSORS_OVER_COMMIT;
+  }
+
+  /** No result set of Floe's changes rows. */
+  @Override
+  public boolean ownUpdatesAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean ownDeletesAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean ownInsertsAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** A result set reads the snapshot it started on. */
+  @Override
+  public boolean othersUpdatesAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean othersDeletesAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean othersInsertsAreVisible(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean updatesAreDetected(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean deletesAreDetected(int type) throws SQLException {
+    open();
+    return false;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean insertsAreDetected(int type) throws SQLException {
+    open();
+    return false;
+  }
+}

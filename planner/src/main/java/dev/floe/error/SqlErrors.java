@@ -1,0 +1,314 @@
+package dev.floe.error;
+
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLInvalidAuthorizationSpecException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one boundary where failures become {@link SQLException}s: Floe's catalogued errors keep their
+ * SQLState; Calcite's parse and validation errors and Iceberg's file errors are given theirs; each
+ * becomes the {@code SQLException} subclass its SQLState class calls for, with the cause chained.
+ */
+public final class SqlErrors {
+  private static final Pattern OBJECT_NOT_FOUND =
+      Pattern.compile("(?:Object|Table) '([^']*)' not found.*");
+  private static final Pattern COLUMN_NOT_FOUND =
+      Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
+
+  private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
+  private static final Pattern REQUIRED_COLUMN =
+      Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
+  private static final Pattern ILLEGAL_DATETIME =
+      Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
+
+  private SqlErrors() {}
+
+  /** A JDBC call into Calcite that returns a value. */
+  @FunctionalInterface
+  public interface Call<T> {
+    T call() throws SQLException;
+  }
+
+  /** A JDBC call into Calcite that returns nothing. */
+  @FunctionalInterface
+  public interface VoidCall {
+    void run() throws SQLException;
+  }
+
+  /** Makes a call into Calcite; its failures become SQLExceptions as {@link #toSql} makes them. */
+  public static <T> T call(Call<T> call) throws SQLException {
+    try {
+      return call.call();
+    } catch (SQLException | RuntimeException e) {
+      throw toSql(e);
+    }
+  }
+
+  /** As {@link #call}, for a call that returns nothing. */
+  public static void run(VoidCall call) throws SQLException {
+    try {
+      call.run();
+    } catch (SQLException | RuntimeException e) {
+      throw toSql(e);
+    }
+  }
+
+  /** Converts any failure into the SQLException a user should see. */
+  public static SQLException toSql(Throwable failure) {
+    FloeException floe = find(failure, FloeException.class);
+    if (floe != null) {
+      String message = floe.getMessage();
+      if (floe.sqlState().startsWith("22") || floe.sqlState().startsWith("23")) {
+        // A value that does not fit: say which statement it came from.
+        message += statement(failure);
+      }
+      return create(floe.sqlState(), message, failure);
+    }
+    if (failure instanceof SQLException && isOurs((SQLException) failure)) {
+      return (SQLException) failure;
+    }
+    if (compilerSays(failure, "grows beyond 64 KB")) {
+      // Calcite compiles each statement to one Java method, and the JVM caps a method at 64 KB:
+      // an INSERT of a few thousand literal rows does not fit.
+      String sql = statement(failure);
+      return create(
+          FloeError.NOT_SUPPORTED.sqlState(),
+          FloeError.NOT_SUPPORTED.format(
+              "a statement this large: its compiled form is over the JVM's 64 KB limit for a"
+                  + " method; split it, or insert the rows through a PreparedStatement batch"
+                  + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
+          failure);
+    }
+    Throwable parse = findByName(failure, "org.apache.calcite.sql.parser.SqlParseException");
+    if (parse != null) {
+      return create(
+          FloeError.SYNTAX.sqlState(),
+          FloeError.SYNTAX.format(firstLine(parse) + statement(failure)),
+          failure);
+    }
+    Throwable validation =
+        findByName(failure, "org.apache.calcite.sql.validate.SqlValidatorException");
+    if (validation != null) {
+      String message = validation.getMessage();
+      Throwable context =
+          findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+      String where = context == null ? message : context.getMessage();
+      Matcher table = OBJECT_NOT_FOUND.matcher(message);
+      if (table.matches()) {
+        return create(FloeError.TABLE_NOT_FOUND.sqlState(), "Cannot find table " + table.group(1) + ": " + where, failure);
+      }
+      Matcher column = COLUMN_NOT_FOUND.matcher(message);
+      if (column.matches()) {
+        return create(FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
+      }
+      Matcher required = REQUIRED_COLUMN.matcher(message);
+      if (required.matches()) {
+        return create(
+            FloeError.NULL_NOT_ALLOWED.sqlState(),
+            FloeError.NULL_NOT_ALLOWED.format(required.group(1)) + ": " + where,
+            failure);
+      }
+      if (message.startsWith("Cannot assign to target field")) {
+        return create(FloeError.INVALID_CAST.sqlState(), "Cannot assign value: " + where, failure);
+      }
+      if (message.startsWith("Illegal TIMESTAMP literal")
+          || message.startsWith("Illegal DATE literal")
+          || message.startsWith("Illegal TIME literal")) {
+        return create(FloeError.INVALID_DATETIME.sqlState(), where, failure);
+      }
+      return create(FloeError.VALIDATION.sqlState(), FloeError.VALIDATION.format(where), failure);
+    }
+    Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+    if (context != null && ILLEGAL_DATETIME.matcher(String.valueOf(context.getMessage())).find()) {
+      // A datetime literal Calcite refuses while converting the statement, not in validation.
+      return create(FloeError.INVALID_DATETIME.sqlState(), context.getMessage(), failure);
+    }
+    Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
+    if (notFound != null) {
+      return create(FloeError.IO.sqlState(), "Cannot read file: " + notFound.getMessage(), failure);
+    }
+    Throwable arithmetic = find(failure, ArithmeticException.class);
+    if (arithmetic != null) {
+      return create(
+          FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
+          "Numeric value out of range: " + arithmetic.getMessage() + statement(failure),
+          failure);
+    }
+    Throwable numberFormat = find(failure, NumberFormatException.class);
+    if (numberFormat != null) {
+      return create(
+          FloeError.INVALID_CAST.sqlState(),
+          "Cannot cast to a number: " + numberFormat.getMessage() + statement(failure),
+          failure);
+    }
+    Throwable unsupported = find(failure, UnsupportedOperationException.class);
+    if (unsupported != null) {
+      return create(
+          FloeError.NOT_SUPPORTED.sqlState(),
+          FloeError.NOT_SUPPORTED.format(String.valueOf(unsupported.getMessage())),
+          failure);
+    }
+    if (failure instanceof SQLException && ((SQLException) failure).getSQLState() != null) {
+      return (SQLException) failure;
+    }
+    if (failure instanceof SQLException) {
+      return stateless((SQLException) failure);
+    }
+    String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    return create("HY000", message, failure);
+  }
+
+  /**
+   * Gives a SQLState to an exception Calcite or Avatica threw without one: features they lack are
+   * 0A000, conversions they cannot make 22018, unknown column labels 42S22, a cancelled statement
+   * 57014, use after close 08003.
+   */
+  private static SQLException stateless(SQLException e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (e instanceof SQLFeatureNotSupportedException) {
+      return create(FloeError.NOT_SUPPORTED.sqlState(), FloeError.NOT_SUPPORTED.format(message), e);
+    }
+    if (e instanceof SQLDataException) {
+      return create(FloeError.INVALID_CAST.sqlState(), "Cannot convert value: " + message, e);
+    }
+    Matcher label = LABEL_NOT_FOUND.matcher(message);
+    if (label.matches()) {
+      return create(
+          FloeError.COLUMN_NOT_FOUND.sqlState(),
+          FloeError.COLUMN_NOT_FOUND.format("'" + label.group(1) + "' in the result set"),
+          e);
+    }
+    if (message.equals("Statement canceled")) {
+      return create(
+          FloeError.CANCELLED.sqlState(), FloeError.CANCELLED.format("the statement was cancelled"), e);
+    }
+    if (message.endsWith(" closed") || message.endsWith(" is closed")) {
+      return create(FloeError.CLOSED.sqlState(), message, e);
+    }
+    return create("HY000", message, e);
+  }
+
+  /** Creates the SQLException subclass for a SQLState. */
+  public static SQLException create(String state, String message, Throwable cause) {
+    SQLException e;
+    String cls = state.substring(0, 2);
+    switch (cls) {
+      case "08":
+        e = new SQLNonTransientConnectionException(message, state, cause);
+        break;
+      case "0A":
+        e = new SQLFeatureNotSupportedException(message, state, cause);
+        break;
+      case "22":
+        e = new SQLDataException(message, state, cause);
+        break;
+      case "23":
+        e = new SQLIntegrityConstraintViolationException(message, state, cause);
+        break;
+      case "28":
+        e = new SQLInvalidAuthorizationSpecException(message, state, cause);
+        break;
+      case "40":
+        e = new SQLTransactionRollbackException(message, state, cause);
+        break;
+      case "42":
+        e = new SQLSyntaxErrorException(message, state, cause);
+        break;
+      case "57":
+        e = state.equals("57014") && message.contains("timeout")
+            ? new SQLTimeoutException(message, state, cause)
+            : new SQLException(message, state, cause);
+        break;
+      case "58":
+        e = new SQLNonTransientException(message, state, cause);
+        break;
+      default:
+        e = new SQLException(message, state, cause);
+    }
+    return e;
+  }
+
+  /** Creates the SQLException of a catalogued error. */
+  public static SQLException of(FloeError error, Object... args) {
+    return create(error.sqlState(), error.format(args), null);
+  }
+
+  private static boolean isOurs(SQLException e) {
+    return e.getSQLState() != null && e.getClass().getPackageName().equals("java.sql")
+        && !(e.getMessage() != null && e.getMessage().startsWith("Error while executing SQL"));
+  }
+
+  private static final Pattern EXECUTING = Pattern.compile("Error while executing SQL \"(.*?)\":.*", Pattern.DOTALL);
+
+  /** The statement a Calcite failure was running, as " in: SQL", or "". */
+  private static String statement(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null) {
+        Matcher m = EXECUTING.matcher(c.getMessage());
+        if (m.matches()) {
+          return " in: " + m.group(1);
+        }
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return "";
+  }
+
+  private static String firstLine(Throwable t) {
+    String message = String.valueOf(t.getMessage());
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return type.cast(c);
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /** Whether Janino, which compiles Calcite's generated code, failed saying {@code text}. */
+  private static boolean compilerSays(Throwable t, String text) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getClass().getName().startsWith("org.codehaus.")
+          && c.getMessage() != null
+          && c.getMessage().contains(text)) {
+        return true;
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  private static Throwable findByName(Throwable t, String className) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
+        if (k.getName().equals(className)) {
+          return c;
+        }
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    return null;
+  }
+}

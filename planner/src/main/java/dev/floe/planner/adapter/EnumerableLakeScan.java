@@ -1,0 +1,121 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.scan.LakeScan;
+import dev.floe.planner.scan.LakeScanSpec;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * The Enumerable implementation of a {@link LakeTableScan}: generated code calls {@link
+ * LakeScan#enumerable} with the scan's spec, and rows come back as {@code Object[]} in Floe's exact
+ * runtime forms.
+ */
+public final class EnumerableLakeScan extends AbstractRelNode implements EnumerableRel {
+  /** Converts a logical scan into this one. */
+  public static final RelOptRule RULE =
+      ConverterRule.Config.INSTANCE
+          .withConversion(
+              LakeTableScan.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableLakeScanRule")
+          .withRuleFactory(ToEnumerable::new)
+          .toRule(ToEnumerable.class);
+
+  private final LakeTableScan scan;
+
+  EnumerableLakeScan(RelTraitSet traits, LakeTableScan scan) {
+    super(scan.getCluster(), traits);
+    this.scan = scan;
+    this.rowType = scan.getRowType();
+  }
+
+  /** What this scan reads. */
+  public LakeScanSpec spec() {
+    return scan.spec();
+  }
+
+  /** The logical scan it implements. */
+  public LakeTableScan logical() {
+    return scan;
+  }
+
+  @Override
+  protected RelDataType deriveRowType() {
+    return scan.getRowType();
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new EnumerableLakeScan(traitSet, scan);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    return scan.explainTerms(pw);
+  }
+
+  @Override
+  public String getRelTypeName() {
+    return "LakeTableScan";
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    return scan.estimateRowCount(mq);
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    return scan.computeSelfCost(planner, mq);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // Calcite holds a one-column row as the bare value, never as a one-element array.
+    boolean scalar = getRowType().getFieldCount() == 1;
+    PhysType physType =
+        PhysTypeImpl.of(
+            implementor.getTypeFactory(),
+            getRowType(),
+            scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
+            false);
+    Expression spec = implementor.stash(scan.spec(), LakeScanSpec.class);
+    Expression enumerable =
+        Expressions.call(
+            LakeScan.class,
+            scalar ? "scalars" : "enumerable",
+            implementor.getRootExpression(),
+            spec);
+    return implementor.result(physType, Blocks.toBlock(enumerable));
+  }
+
+  /** The converter rule. */
+  static final class ToEnumerable extends ConverterRule {
+    ToEnumerable(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      return new EnumerableLakeScan(
+          rel.getTraitSet().replace(EnumerableConvention.INSTANCE), (LakeTableScan) rel);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.floe.planner.adapter;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexPermuteInputsShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.mapping.Mappings;
+
+/**
+ * Narrows a {@link LakeTableScan} to the columns the project above it uses, so only those are
+ * read from Parquet.
+ */
+public final class LakeProjectScanRule extends RelRule<LakeRuleConfig> {
+  static final LakeProjectScanRule DEFAULT =
+      new LakeProjectScanRule(
+          LakeRuleConfig.of(
+              "LakeProjectScanRule",
+              b0 ->
+                  b0.operand(LogicalProject.class)
+                      .oneInput(b1 -> b1.operand(LakeTableScan.class).noInputs()),
+              config -> new LakeProjectScanRule(config)));
+
+  private LakeProjectScanRule(LakeRuleConfig config) {
+    super(config);
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    LogicalProject project = call.rel(0);
+    LakeTableScan scan = call.rel(1);
+    int fieldCount = scan.getRowType().getFieldCount();
+    int columnCount = scan.spec().columns().size();
+    ImmutableBitSet used = RelOptUtil.InputFinder.bits(project.getProjects(), null);
+    if (scan.spec().rowIds()) {
+      used = used.set(columnCount).set(columnCount + 1);
+    }
+    if (used.cardinality() == fieldCount) {
+      return;
+    }
+    List<Integer> newColumns = new ArrayList<>();
+    for (int field : used) {
+      if (field < columnCount) {
+        newColumns.add(scan.spec().columns().get(field));
+      }
+    }
+    if (newColumns.isEmpty() && columnCount > 0) {
+      // count(*) and friends: still read one column so rows can be counted.
+      newColumns.add(scan.spec().columns().get(0));
+      used = used.set(0);
+    }
+    LakeTableScan narrowed = scan.withSpec(scan.spec().withColumns(newColumns));
+    java.util.Map<Integer, Integer> oldToNew = new java.util.HashMap<>();
+    for (int field : used) {
+      oldToNew.put(field, oldToNew.size());
+    }
+    Mappings.TargetMapping mapping = Mappings.target(oldToNew, fieldCount, used.cardinality());
+    List<RexNode> projects = new ArrayList<>();
+    RexPermuteInputsShuttle shuttle = RexPermuteInputsShuttle.of(mapping);
+    for (RexNode node : project.getProjects()) {
+      projects.add(node.accept(shuttle));
+    }
+    if (RexUtil.isIdentity(projects, narrowed.getRowType())) {
+      call.transformTo(narrowed);
+    } else {
+      call.transformTo(
+          project.copy(project.getTraitSet(), narrowed, projects, project.getRowType()));
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.scan.LakeScanSpec;
+import dev.floe.planner.type.LakeTypes;
+import dev.floe.planner.spi.PinnedTable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+
+/**
+ * The logical scan of one Iceberg table: it reads only the columns and rows its {@link
+ * LakeScanSpec} asks for, from the snapshot pinned for the statement. Filters, projections and
+ * limits reach it through {@link LakeRules}; {@link EnumerableLakeScan} implements it.
+ */
+public final class LakeTableScan extends TableScan {
+  /** Name of the trailing field holding a row's data file, in scans for DELETE and UPDATE. */
+  public static final String FILE_FIELD = "_file";
+  /** Name of the trailing field holding a row's position in its data file. */
+  public static final String POS_FIELD = "_pos";
+
+  private final LakeTable lakeTable;
+  private final LakeScanSpec spec;
+
+  private LakeTableScan(
+      RelOptCluster cluster,
+      RelTraitSet traits,
+      RelOptTable table,
+      LakeTable lakeTable,
+      LakeScanSpec spec) {
+    super(cluster, traits, List.of(), table);
+    this.lakeTable = lakeTable;
+    this.spec = spec;
+  }
+
+  /** A scan of every column of a table. */
+  public static LakeTableScan create(RelOptCluster cluster, RelOptTable table, LakeTable lake) {
+    int columns = lake.pinned().table().schema().columns().size();
+    return new LakeTableScan(
+        cluster,
+        cluster.traitSetOf(Convention.NONE),
+        table,
+        lake,
+        LakeScanSpec.all(lake.session(), lake.path(), columns));
+  }
+
+  /** The same scan reading with another spec. */
+  public LakeTableScan withSpec(LakeScanSpec newSpec) {
+    return new LakeTableScan(getCluster(), getTraitSet(), getTable(), lakeTable, newSpec);
+  }
+
+  /** What this scan reads. */
+  public LakeScanSpec spec() {
+    return spec;
+  }
+
+  /** The table scanned. */
+  public LakeTable lakeTable() {
+    return lakeTable;
+  }
+
+  /** The table schema the scan's column indexes refer to. */
+  public Schema schema() {
+    return lakeTable.pinned().table().schema();
+  }
+
+  /**
+   * Reads only the fields the query uses; Calcite's field trimmer calls this before planning, so
+   * every later rule already sees the narrow scan.
+   */
+  @Override
+  public RelNode project(
+      ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
+    int columnCount = spec.columns().size();
+    if (!extraFields.isEmpty()
+        || spec.rowIds()
+        || fieldsUsed.cardinality() == getRowType().getFieldCount()) {
+      return super.project(fieldsUsed, extraFields, relBuilder);
+    }
+    List<Integer> columns = new ArrayList<>();
+    for (int field : fieldsUsed) {
+      columns.add(spec.columns().get(field));
+    }
+    if (columns.isEmpty() && columnCount > 0) {
+      // count(*): no column is needed, but rows still are; the cheapest column carries them.
+      columns.add(spec.columns().get(0));
+      LakeTableScan narrowed = withSpec(spec.withColumns(columns));
+      return relBuilder.push(narrowed).project(List.of()).build();
+    }
+    return withSpec(spec.withColumns(columns));
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new LakeTableScan(getCluster(), traitSet, getTable(), lakeTable, spec);
+  }
+
+  @Override
+  public RelDataType deriveRowType() {
+    RelDataTypeFactory factory = getCluster().getTypeFactory();
+    RelDataType full = LakeTypes.rowType(factory, schema());
+    RelDataTypeFactory.Builder builder = factory.builder();
+    for (int column : spec.columns()) {
+      builder.add(full.getFieldList().get(column));
+    }
+    if (spec.rowIds()) {
+      builder.add(FILE_FIELD, factory.createSqlType(SqlTypeName.VARCHAR));
+      builder.add(POS_FIELD, factory.createSqlType(SqlTypeName.BIGINT));
+    }
+    return builder.build();
+  }
+
+  @Override
+  public void register(RelOptPlanner planner) {
+    for (RelOptRule rule : LakeRules.RULES) {
+      planner.addRule(rule);
+    }
+    planner.addRule(EnumerableLakeScan.RULE);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    PinnedTable pinned = lakeTable.pinned();
+    List<String> names = new ArrayList<>();
+    List<org.apache.iceberg.types.Types.NestedField> columns = schema().columns();
+    for (int column : spec.columns()) {
+      names.add(columns.get(column).name());
+    }
+    return super.explainTerms(pw)
+        .item("snapshot", pinned.snapshotId() == null ? "none" : pinned.snapshotId())
+        .item("columns", names)
+        .itemIf("filter", spec.filter(), spec.filtered())
+        .itemIf("limit", spec.limit(), spec.limit() >= 0)
+        .itemIf("rowIds", true, spec.rowIds())
+        .itemIf("countOnly", true, spec.countOnly());
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    double rows = super.estimateRowCount(mq);
+    if (spec.filtered()) {
+      rows *= 0.25;
+    }
+    if (spec.limit() >= 0) {
+      rows = Math.min(rows, spec.limit());
+    }
+    return Math.max(rows, 1d);
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    int all = Math.max(1, schema().columns().size());
+    double fraction = (spec.columns().size() + 2d) / (all + 2d);
+    double rows = estimateRowCount(mq);
+    return planner.getCostFactory().makeCost(rows * fraction, rows * fraction, rows * fraction);
+  }
+}

@@ -1,0 +1,375 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.type.TemporalValues;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimeString;
+import org.apache.calcite.util.TimestampString;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Translates a Calcite filter into an Iceberg expression, conjunct by conjunct. What translates
+ * exactly is <em>pushed</em> (Iceberg then prunes partitions, manifests, files and row groups, and
+ * the scan evaluates the rest row by row); what does not stays <em>remaining</em> as a filter
+ * above the scan. Comparisons carry {@code notNull} so SQL's three-valued logic is kept.
+ */
+public final class RexToIceberg {
+  /** The result: the pushed Iceberg expression and the conjuncts left for Calcite. */
+  public record Split(Expression pushed, List<RexNode> remaining) {
+    /** Whether anything was pushed. */
+    public boolean pushedAny() {
+      return pushed.op() != Expression.Operation.TRUE;
+    }
+  }
+
+  private final RexBuilder rexBuilder;
+  private final Schema schema;
+  private final List<Integer> columns;
+  private final java.time.ZoneId sessionZone;
+
+  /**
+   * @param schema the table schema
+   * @param columns for each scan output field, the index of its top-level table column (-1 for
+   *     fields that are not table columns)
+   */
+  public RexToIceberg(
+      RexBuilder rexBuilder, Schema schema, List<Integer> columns, java.time.ZoneId sessionZone) {
+    this.rexBuilder = rexBuilder;
+    this.schema = schema;
+    this.columns = columns;
+    this.sessionZone = sessionZone;
+  }
+
+  /** Splits a condition into what can be pushed and what remains. */
+  public Split split(RexNode condition) {
+    RexNode expanded = RexUtil.expandSearch(rexBuilder, null, condition);
+    Expression pushed = Expressions.alwaysTrue();
+    List<RexNode> remaining = new ArrayList<>();
+    for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
+      Expression translated = translate(conjunct);
+      if (translated == null) {
+        remaining.add(conjunct);
+      } else {
+        pushed = Expressions.and(pushed, translated);
+      }
+    }
+    return new Split(pushed, remaining);
+  }
+
+  private @Nullable Expression translate(RexNode node) {
+    if (!(node instanceof RexCall)) {
+      if (node.isAlwaysTrue()) {
+        return Expressions.alwaysTrue();
+      }
+      if (node instanceof RexInputRef && isBoolean(node)) {
+        String name = column(node);
+        return name == null ? null : Expressions.equal(name, true);
+      }
+      return null;
+    }
+    RexCall call = (RexCall) node;
+    switch (call.getKind()) {
+      case AND:
+        {
+          Expression result = Expressions.alwaysTrue();
+          for (RexNode operand : call.getOperands()) {
+            Expression e = translate(operand);
+            if (e == null) {
+              return null;
+            }
+            result = Expressions.and(result, e);
+          }
+          return result;
+        }
+      case OR:
+        {
+          Expression result = Expressions.alwaysFalse();
+          for (RexNode operand : call.getOperands()) {
+            Expression e = translate(operand);
+            if (e == null) {
+              return null;
+            }
+            result = Expressions.or(result, e);
+          }
+          return result;
+        }
+      case NOT:
+        return translateNot(call.getOperands().get(0));
+      case IS_NULL:
+        {
+          String name = column(call.getOperands().get(0));
+          return name == null ? null : Expressions.isNull(name);
+        }
+      case IS_NOT_NULL:
+        {
+          String name = column(call.getOperands().get(0));
+          return name == null ? null : Expressions.notNull(name);
+        }
+      case EQUALS:
+      case NOT_EQUALS:
+      case LESS_THAN:
+      case LESS_THAN_OR_EQUAL:
+      case GREATER_THAN:
+      case GREATER_THAN_OR_EQUAL:
+        return comparison(call);
+      case LIKE:
+        {
+          String prefix = likePrefix(call);
+          String name = column(call.getOperands().get(0));
+          return prefix == null || name == null ? null : Expressions.startsWith(name, prefix);
+        }
+      default:
+        return null;
+    }
+  }
+
+  private @Nullable Expression translateNot(RexNode operand) {
+    if (operand.getKind() == SqlKind.IS_NULL) {
+      String name = column(((RexCall) operand).getOperands().get(0));
+      return name == null ? null : Expressions.notNull(name);
+    }
+    if (operand.getKind() == SqlKind.IS_NOT_NULL) {
+      String name = column(((RexCall) operand).getOperands().get(0));
+      return name == null ? null : Expressions.isNull(name);
+    }
+    if (operand.getKind() == SqlKind.LIKE) {
+      String prefix = likePrefix((RexCall) operand);
+      String name = column(((RexCall) operand).getOperands().get(0));
+      return prefix == null || name == null
+          ? null
+          : Expressions.and(Expressions.notNull(name), Expressions.notStartsWith(name, prefix));
+    }
+    if (operand instanceof RexInputRef && isBoolean(operand)) {
+      String name = column(operand);
+      return name == null ? null : Expressions.equal(name, false);
+    }
+    return null;
+  }
+
+  private @Nullable Expression comparison(RexCall call) {
+    RexNode left = call.getOperands().get(0);
+    RexNode right = call.getOperands().get(1);
+    SqlKind kind = call.getKind();
+    if (column(left) == null && column(right) != null) {
+      RexNode swap = left;
+      left = right;
+      right = swap;
+      kind = kind.reverse();
+    }
+    String name = column(left);
+    if (name == null) {
+      return null;
+    }
+    Type type = schema.findField(name).type();
+    if (type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE) {
+      // Iceberg compares floating-point values in a total order (-0.0 < 0.0, NaN above all), SQL
+      // numerically (-0.0 = 0.0, NaN matches no comparison): pushed, `f = 0` would miss -0.0.
+      return null;
+    }
+    Object value = literal(right, type, sessionZone);
+    if (value == null) {
+      return null;
+    }
+    Expression cmp;
+    switch (kind) {
+      case EQUALS:
+        cmp = Expressions.equal(name, value);
+        break;
+      case NOT_EQUALS:
+        cmp = Expressions.notEqual(name, value);
+        break;
+      case LESS_THAN:
+        cmp = Expressions.lessThan(name, value);
+        break;
+      case LESS_THAN_OR_EQUAL:
+        cmp = Expressions.lessThanOrEqual(name, value);
+        break;
+      case GREATER_THAN:
+        cmp = Expressions.greaterThan(name, value);
+        break;
+      case GREATER_THAN_OR_EQUAL:
+        cmp = Expressions.greaterThanOrEqual(name, value);
+        break;
+      default:
+        return null;
+    }
+    return Expressions.and(Expressions.notNull(name), cmp);
+  }
+
+  private static @Nullable String likePrefix(RexCall like) {
+    if (like.getOperands().size() != 2 || !(like.getOperands().get(1) instanceof RexLiteral)) {
+      return null;
+    }
+    NlsString pattern = ((RexLiteral) like.getOperands().get(1)).getValueAs(NlsString.class);
+    if (pattern == null) {
+      return null;
+    }
+    String text = pattern.getValue();
+    if (!text.endsWith("%") || text.length() < 2) {
+      return null;
+    }
+    String prefix = text.substring(0, text.length() - 1);
+    if (prefix.contains("%") || prefix.contains("_") || prefix.contains("\\")) {
+      return null;
+    }
+    return prefix;
+  }
+
+  private static boolean isBoolean(RexNode node) {
+    return node.getType().getSqlTypeName() == SqlTypeName.BOOLEAN;
+  }
+
+  /** The table column a scan field refers to, when the node is a plain field reference. */
+  private @Nullable String column(RexNode node) {
+    if (!(node instanceof RexInputRef)) {
+      return null;
+    }
+    int index = ((RexInputRef) node).getIndex();
+    if (index >= columns.size() || columns.get(index) < 0) {
+      return null;
+    }
+    Types.NestedField field = schema.columns().get(columns.get(index));
+    return field.type().isPrimitiveType() ? field.name() : null;
+  }
+
+  /** The literal's value in Iceberg's representation for the column type, or null. */
+  private static @Nullable Object literal(RexNode node, Type type, java.time.ZoneId sessionZone) {
+    while (node.getKind() == SqlKind.CAST && node instanceof RexCall) {
+      node = ((RexCall) node).getOperands().get(0);
+    }
+    if (!(node instanceof RexLiteral)) {
+      return null;
+    }
+    RexLiteral literal = (RexLiteral) node;
+    if (literal.isNull()) {
+      return null;
+    }
+    SqlTypeName sqlType = literal.getType().getSqlTypeName();
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return sqlType == SqlTypeName.BOOLEAN ? literal.getValueAs(Boolean.class) : null;
+      case INTEGER:
+      case LONG:
+      case DECIMAL:
+        {
+          if (!SqlTypeName.NUMERIC_TYPES.contains(sqlType)
+              || sqlType == SqlTypeName.DOUBLE
+              || sqlType == SqlTypeName.FLOAT
+              || sqlType == SqlTypeName.REAL) {
+            return null;
+          }
+          BigDecimal value = literal.getValueAs(BigDecimal.class);
+          if (value == null) {
+            return null;
+          }
+          if (type.typeId() == Type.TypeID.DECIMAL) {
+            int scale = ((Types.DecimalType) type).scale();
+            try {
+              return value.setScale(scale, java.math.RoundingMode.UNNECESSARY);
+            } catch (ArithmeticException notExact) {
+              return null;
+            }
+          }
+          if (value.stripTrailingZeros().scale() > 0) {
+            return null;
+          }
+          try {
+            long v = value.longValueExact();
+            if (type.typeId() == Type.TypeID.INTEGER) {
+              return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : null;
+            }
+            return v;
+          } catch (ArithmeticException tooLarge) {
+            return null;
+          }
+        }
+      case FLOAT:
+      case DOUBLE:
+        {
+          if (!SqlTypeName.NUMERIC_TYPES.contains(sqlType)) {
+            return null;
+          }
+          Double d = literal.getValueAs(Double.class);
+          if (d == null || d.isNaN()) {
+            return null;
+          }
+          return type.typeId() == Type.TypeID.FLOAT ? (Object) d.floatValue() : d;
+        }
+      case STRING:
+        return SqlTypeName.CHAR_TYPES.contains(sqlType) ? literal.getValueAs(String.class) : null;
+      case DATE:
+        {
+          if (sqlType != SqlTypeName.DATE) {
+            return null;
+          }
+          DateString date = literal.getValueAs(DateString.class);
+          return date == null ? null : date.getDaysSinceEpoch();
+        }
+      case TIME:
+        {
+          if (sqlType != SqlTypeName.TIME) {
+            return null;
+          }
+          TimeString time = literal.getValueAs(TimeString.class);
+          if (time == null) {
+            return null;
+          }
+          long nanos = TemporalValues.fromLocalTime(TemporalValues.parseTime(time.toString()), 9);
+          // Iceberg's time is microseconds of the day; a finer literal is compared above the scan.
+          return nanos % 1_000L == 0 ? (Object) (nanos / 1_000L) : null;
+        }
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        {
+          boolean utc =
+              type instanceof Types.TimestampType
+                  ? ((Types.TimestampType) type).shouldAdjustToUTC()
+                  : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
+          TimestampString ts = literal.getValueAs(TimestampString.class);
+          if (ts == null) {
+            return null;
+          }
+          if (utc && sqlType == SqlTypeName.TIMESTAMP) {
+            // A plain timestamp compared with an instant is a wall-clock time in the session zone.
+            java.time.Instant instant =
+                TemporalValues.parse(ts.toString()).atZone(sessionZone).toInstant();
+            long seconds = instant.getEpochSecond();
+            return type.typeId() == Type.TypeID.TIMESTAMP
+                ? (Object) (seconds * 1_000_000L + instant.getNano() / 1_000)
+                : instant.atOffset(java.time.ZoneOffset.UTC).toString();
+          }
+          SqlTypeName expected =
+              utc ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE : SqlTypeName.TIMESTAMP;
+          if (sqlType != expected) {
+            return null;
+          }
+          if (type.typeId() == Type.TypeID.TIMESTAMP) {
+            return TemporalValues.micros(ts);
+          }
+          // timestamp_ns literals go to Iceberg as ISO-8601 text, which it binds to nanoseconds:
+          // a long is bound as microseconds and multiplied by 1,000 (wrong rows, or overflow).
+          java.time.LocalDateTime local = TemporalValues.parse(ts.toString());
+          return utc ? local.atOffset(java.time.ZoneOffset.UTC).toString() : local.toString();
+        }
+      default:
+        return null;
+    }
+  }
+}

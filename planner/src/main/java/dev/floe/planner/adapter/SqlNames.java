@@ -1,0 +1,219 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.spi.TableNames;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlMerge;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * Table names in a parsed statement, resolved by the one resolver ({@link TableNames}) before
+ * Calcite validates it. Calcite has a single case-sensitivity switch for every name and cannot
+ * tell a quoted name from an unquoted one when it looks a table up, so each table reference (in
+ * FROM, joins, subqueries, and the target of INSERT, UPDATE, DELETE and MERGE) is replaced by the
+ * exact folder path the resolver finds, under the lake's mount in Calcite's root schema; Floe's
+ * schemas then look names up exactly. A name the resolver does not find is left as written, for
+ * Calcite to report as not found; names of WITH queries are left alone.
+ */
+public final class SqlNames {
+  private SqlNames() {}
+
+  /** The parts of an identifier as written: text and whether each was double-quoted. */
+  public static List<TableNames.Part> parts(SqlIdentifier identifier) {
+    List<TableNames.Part> parts = new ArrayList<>();
+    for (int i = 0; i < identifier.names.size(); i++) {
+      parts.add(new TableNames.Part(identifier.names.get(i), identifier.isComponentQuoted(i)));
+    }
+    return parts;
+  }
+
+  /**
+   * Replaces each table reference in a statement by the exact path the resolver finds.
+   *
+   * @param mount the name of the lake root's schema in Calcite's root schema
+   * @param currentSchema the folder path of the connection's current schema
+   * @throws dev.floe.error.FloeException AMBIGUOUS_NAME for an unquoted name matching case twins
+   */
+  public static void qualify(
+      SqlNode statement, TableNames names, String mount, List<String> currentSchema) {
+    statement.accept(new Qualifier(names, mount, currentSchema));
+  }
+
+  /** Walks a statement, resolving every identifier that stands in a table's place. */
+  private static final class Qualifier extends SqlBasicVisitor<Void> {
+    private final TableNames names;
+    private final String mount;
+    private final List<String> currentSchema;
+    private final Deque<Set<String>> withNames = new ArrayDeque<>();
+
+    Qualifier(TableNames names, String mount, List<String> currentSchema) {
+      this.names = names;
+      this.mount = mount;
+      this.currentSchema = currentSchema;
+    }
+
+    @Override
+    public Void visit(SqlCall call) {
+      switch (call.getKind()) {
+        case WITH:
+          return with((SqlWith) call);
+        case SELECT:
+          {
+            SqlSelect select = (SqlSelect) call;
+            if (select.getFrom() != null) {
+              from(select.getFrom());
+            }
+            for (SqlNode operand : select.getOperandList()) {
+              if (operand != null && operand != select.getFrom()) {
+                operand.accept(this);
+              }
+            }
+            return null;
+          }
+        case INSERT:
+          {
+            SqlInsert insert = (SqlInsert) call;
+            from(insert.getTargetTable());
+            insert.getSource().accept(this);
+            return null;
+          }
+        case DELETE:
+          {
+            SqlDelete delete = (SqlDelete) call;
+            from(delete.getTargetTable());
+            walk(delete.getCondition());
+            return null;
+          }
+        case UPDATE:
+          {
+            SqlUpdate update = (SqlUpdate) call;
+            from(update.getTargetTable());
+            walk(update.getSourceExpressionList());
+            walk(update.getCondition());
+            return null;
+          }
+        case MERGE:
+          {
+            SqlMerge merge = (SqlMerge) call;
+            from(merge.getTargetTable());
+            from(merge.getSourceTableRef());
+            walk(merge.getCondition());
+            walk(merge.getUpdateCall());
+            walk(merge.getInsertCall() == null ? (SqlNode) null : merge.getInsertCall().getSource());
+            return null;
+          }
+        default:
+          return super.visit(call);
+      }
+    }
+
+    private void walk(SqlNode node) {
+      if (node != null) {
+        node.accept(this);
+      }
+    }
+
+    private Void with(SqlWith with) {
+      Set<String> scope = new HashSet<>();
+      withNames.push(scope);
+      try {
+        for (SqlNode item : with.withList) {
+          SqlWithItem withItem = (SqlWithItem) item;
+          withItem.query.accept(this);
+          scope.add(withItem.name.getSimple().toLowerCase(Locale.ROOT));
+        }
+        with.body.accept(this);
+      } finally {
+        withNames.pop();
+      }
+      return null;
+    }
+
+    /** A node in a table's place: a name, an aliased or hinted name, a join, or a subquery. */
+    private void from(SqlNode node) {
+      if (node instanceof SqlIdentifier) {
+        qualify((SqlIdentifier) node);
+        return;
+      }
+      if (node instanceof SqlJoin) {
+        SqlJoin join = (SqlJoin) node;
+        from(join.getLeft());
+        from(join.getRight());
+        walk(join.getCondition());
+        return;
+      }
+      if (node instanceof SqlCall) {
+        SqlCall call = (SqlCall) node;
+        SqlKind kind = call.getKind();
+        if (kind == SqlKind.AS
+            || kind == SqlKind.TABLE_REF
+            || kind == SqlKind.SNAPSHOT
+            || kind == SqlKind.EXTEND
+            || kind == SqlKind.TABLESAMPLE
+            || kind == SqlKind.OVER) {
+          from(call.operand(0));
+          for (int i = 1; i < call.operandCount(); i++) {
+            if (call.operand(i) != null && kind != SqlKind.AS) {
+              call.operand(i).accept(this);
+            }
+          }
+          return;
+        }
+      }
+      if (node instanceof SqlNodeList) {
+        for (SqlNode item : (SqlNodeList) node) {
+          walk(item);
+        }
+        return;
+      }
+      walk(node);
+    }
+
+    private void qualify(SqlIdentifier identifier) {
+      if (identifier.isStar()
+          || identifier.names.contains("")
+          || identifier.names.size() == 1 && isWithName(identifier.getSimple())) {
+        return;
+      }
+      List<String> path = names.table(currentSchema, parts(identifier));
+      if (path == null) {
+        return;
+      }
+      List<String> qualified = new ArrayList<>();
+      qualified.add(mount);
+      qualified.addAll(path);
+      List<SqlParserPos> positions = new ArrayList<>();
+      for (int i = 0; i < qualified.size(); i++) {
+        positions.add(identifier.getParserPosition().withQuoting(true));
+      }
+      identifier.setNames(qualified, positions);
+    }
+
+    private boolean isWithName(String name) {
+      for (Set<String> scope : withNames) {
+        if (scope.contains(name.toLowerCase(Locale.ROOT))) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}

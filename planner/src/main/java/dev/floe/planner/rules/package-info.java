@@ -1,2 +1,0 @@
-/** Planner rules that push filters, projections and limits into Floe scans. */
-package dev.floe.planner.rules;

@@ -1,0 +1,56 @@
+package dev.floe.planner.spi;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+
+/**
+ * Finds and opens the tables under one root location. The planner sees storage only through this
+ * interface and Iceberg's own {@link Table}; the driver implements it over folders.
+ *
+ * <p>A path is the list of names from the root: {@code ["sales", "orders"]} is the folder {@code
+ * <root>/sales/orders}. Implementations are thread-safe and never cache what another process may
+ * change.
+ */
+public interface LakeCatalog {
+  /** The root location, as shown in messages. */
+  String root();
+
+  /** The names of the tables directly under a schema path. */
+  List<String> tableNames(List<String> schemaPath);
+
+  /** The names of the folders directly under a schema path that hold tables further down. */
+  List<String> schemaNames(List<String> schemaPath);
+
+  /**
+   * The names of every folder directly under a path (tables, schemas and plain folders), without
+   * hidden ones; empty when the path is no folder.
+   */
+  List<String> folderNames(List<String> path);
+
+  /** Deletes the folder at a path and everything in it, if it exists; only under the root. */
+  void deleteFolder(List<String> path);
+
+  /** Whether a table exists at a path. */
+  boolean tableExists(List<String> path);
+
+  /**
+   * Loads a table with its latest committed metadata.
+   *
+   * @throws dev.floe.error.FloeException TABLE_NOT_FOUND, or IO when its metadata is corrupt
+   */
+  Table loadTable(List<String> path);
+
+  /** A transaction that creates a table; nothing exists until it commits. */
+  Transaction newCreateTableTransaction(
+      List<String> path, Schema schema, PartitionSpec spec, Map<String, String> properties);
+
+  /** Drops a table; with {@code purge}, also deletes every file it references and its folder. */
+  void dropTable(List<String> path, boolean purge);
+
+  /** The location a table at this path has or would have. */
+  String tableLocation(List<String> path);
+}

@@ -1,0 +1,291 @@
+package dev.floe.planner.write;
+
+import dev.floe.planner.spi.TableChange;
+import dev.floe.error.FloeError;
+import dev.floe.planner.spi.PinnedTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.BaseDeleteLoader;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.DeleteGranularity;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FanoutPositionOnlyDeleteWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * DELETE and UPDATE: collects the file and position of every matching row (and, for UPDATE, the
+ * new row), then for each affected data file either removes it whole (every live row matched: a
+ * metadata-only delete), rewrites it (copy-on-write tables), or records the positions as position
+ * deletes (v2) or a deletion vector (v3).
+ */
+final class RowLevelChange {
+  private final PinnedTable pinned;
+  private final Table table;
+  private final WritePlan plan;
+  private final String operationId;
+  private final TableChange.Builder change;
+  private final OutputFileFactory outputFiles;
+
+  RowLevelChange(
+      PinnedTable pinned, WritePlan plan, String operationId, TableChange.Builder change) {
+    this.pinned = pinned;
+    this.table = pinned.table();
+    this.plan = plan;
+    this.operationId = operationId;
+    this.change = change;
+    this.outputFiles = DataFileWriters.outputFiles(table, operationId);
+  }
+
+  void apply(Iterator<Object[]> rows) {
+    Schema schema = table.schema();
+    int columns = schema.columns().size();
+    boolean update = plan.operation() == TableModify.Operation.UPDATE;
+    Map<String, Positions> deleted = new TreeMap<>();
+    long count = 0;
+    DataFileWriters newRows = null;
+    try {
+      RowAssigner assigner = null;
+      if (update) {
+        List<WritePlan.SourceType> sources = new ArrayList<>(plan.inputTypes().subList(0, columns));
+        for (int j = 0; j < plan.updateColumns().size(); j++) {
+          sources.set(plan.updateColumns().get(j), plan.inputTypes().get(columns + j));
+        }
+        assigner = new RowAssigner(schema, sources);
+        newRows = new DataFileWriters(table, outputFiles);
+      }
+      while (rows.hasNext()) {
+        Object[] row = rows.next();
+        int n = row.length;
+        String file = (String) row[n - 2];
+        long pos = (Long) row[n - 1];
+        deleted.computeIfAbsent(file, f -> new Positions()).add(pos);
+        if (update) {
+          Object[] values = Arrays.copyOf(row, columns);
+          for (int j = 0; j < plan.updateColumns().size(); j++) {
+            values[plan.updateColumns().get(j)] = row[columns + j];
+          }
+          newRows.write(assigner.assign(values));
+        }
+        count++;
+      }
+      if (newRows != null) {
+        newRows.finish().forEach(change::addData);
+      }
+    } finally {
+      if (newRows != null) {
+        newRows.close();
+      }
+    }
+    change.rows(count);
+    change.deleteFilter(plan.deleteFilter());
+    if (deleted.isEmpty()) {
+      return;
+    }
+    Map<String, FileScanTask> tasks = LakeWrites.tasksByFile(pinned, plan.deleteFilter());
+    boolean copyOnWrite = LakeWrites.copyOnWrite(table, plan.operation());
+    Map<FileScanTask, long[]> rowLevel = new TreeMap<>((a, b) -> a.file().location().compareTo(b.file().location()));
+    for (Map.Entry<String, Positions> entry : deleted.entrySet()) {
+      FileScanTask task = tasks.get(entry.getKey());
+      if (task == null) {
+        throw FloeError.IO.error(entry.getKey(), "the data file is not in snapshot " + pinned.snapshotId());
+      }
+      long[] positions = entry.getValue().sorted();
+      if (task.deletes().isEmpty() && positions.length == task.file().recordCount()) {
+        change.removeData(task.file());
+      } else if (copyOnWrite) {
+        rewrite(task, positions);
+      } else {
+        rowLevel.put(task, positions);
+      }
+    }
+    if (!rowLevel.isEmpty()) {
+      if (TableUtil.formatVersion(table) >= 3) {
+        writeDeletionVectors(rowLevel);
+      } else {
+        writePositionDeletes(rowLevel);
+      }
+    }
+  }
+
+  private void writePositionDeletes(Map<FileScanTask, long[]> rowLevel) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table)
+            .dataFileFormat(FileFormat.PARQUET)
+            .deleteFileFormat(FileFormat.PARQUET)
+            .build();
+    long targetSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.DELETE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.DELETE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    FanoutPositionOnlyDeleteWriter<Record> writer =
+        new FanoutPositionOnlyDeleteWriter<>(
+            factory, outputFiles, table.io(), targetSize, DeleteGranularity.FILE);
+    try (writer) {
+      PositionDelete<Record> delete = PositionDelete.create();
+      for (Map.Entry<FileScanTask, long[]> entry : rowLevel.entrySet()) {
+        FileScanTask task = entry.getKey();
+        for (long pos : entry.getValue()) {
+          writer.write(
+              delete.set(task.file().location(), pos),
+              table.specs().get(task.file().specId()),
+              task.file().partition());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    record(writer.result());
+  }
+
+  private void writeDeletionVectors(Map<FileScanTask, long[]> rowLevel) {
+    Map<String, FileScanTask> byPath = new TreeMap<>();
+    rowLevel.keySet().forEach(task -> byPath.put(task.file().location(), task));
+    BaseDeleteLoader loader =
+        new BaseDeleteLoader(deleteFile -> table.io().newInputFile(deleteFile.location()));
+    // Deletion vectors are Puffin files, and are named so.
+    OutputFileFactory puffinFiles =
+        OutputFileFactory.builderFor(table, 1, 0)
+            .format(FileFormat.PUFFIN)
+            .operationId(operationId)
+            .build();
+    BaseDVFileWriter writer =
+        new BaseDVFileWriter(
+            puffinFiles,
+            path -> {
+              List<DeleteFile> previous = new ArrayList<>();
+              for (DeleteFile delete : byPath.get(path.toString()).deletes()) {
+                if (delete.content() == org.apache.iceberg.FileContent.POSITION_DELETES) {
+                  previous.add(delete);
+                }
+              }
+              return previous.isEmpty() ? null : loader.loadPositionDeletes(previous, path);
+            });
+    try (writer) {
+      for (Map.Entry<FileScanTask, long[]> entry : rowLevel.entrySet()) {
+        FileScanTask task = entry.getKey();
+        for (long pos : entry.getValue()) {
+          writer.delete(
+              task.file().location(),
+              pos,
+              table.specs().get(task.file().specId()),
+              task.file().partition());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    record(writer.result());
+  }
+
+  private void record(DeleteWriteResult result) {
+    result.deleteFiles().forEach(change::addDeletes);
+    result.rewrittenDeleteFiles().forEach(change::removeDeletes);
+    result.referencedDataFiles().forEach(change::referenced);
+  }
+
+  /** Copy-on-write: writes the file's surviving rows to new files and removes the old one. */
+  private void rewrite(FileScanTask task, long[] positions) {
+    Schema schema = table.schema();
+    Schema requested = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
+    GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
+    Schema readSchema = deletes.requiredSchema();
+    Map<Integer, ?> constants =
+        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    int posIndex = indexOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
+    int columns = schema.columns().size();
+    try (DataFileWriters writer = new DataFileWriters(table, outputFiles);
+        CloseableIterable<Record> records =
+            deletes.filter(
+                Parquet.read(table.io().newInputFile(task.file().location()))
+                    .project(readSchema)
+                    .createReaderFunc(
+                        fileSchema ->
+                            GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
+                    .build())) {
+      for (Record record : records) {
+        long pos = (Long) record.get(posIndex);
+        if (Arrays.binarySearch(positions, pos) >= 0) {
+          continue;
+        }
+        Record copy = GenericRecord.create(schema);
+        for (int i = 0; i < columns; i++) {
+          copy.set(i, record.getField(schema.columns().get(i).name()));
+        }
+        writer.write(copy);
+      }
+      writer.finish().forEach(change::addData);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    change.removeData(task.file());
+    for (DeleteFile delete : task.deletes()) {
+      if (ContentFileUtil.isFileScoped(delete)) {
+        change.removeDeletes(delete);
+      }
+    }
+  }
+
+  private static int indexOf(Schema schema, int fieldId) {
+    for (int i = 0; i < schema.columns().size(); i++) {
+      if (schema.columns().get(i).fieldId() == fieldId) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("Cannot find field " + fieldId);
+  }
+
+  /** A growing list of row positions. */
+  private static final class Positions {
+    private long[] values = new long[16];
+    private int size;
+
+    void add(long pos) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = pos;
+    }
+
+    long[] sorted() {
+      long[] result = Arrays.copyOf(values, size);
+      Arrays.sort(result);
+      int unique = 0;
+      for (int i = 0; i < result.length; i++) {
+        if (i == 0 || result[i] != result[i - 1]) {
+          result[unique++] = result[i];
+        }
+      }
+      return Arrays.copyOf(result, unique);
+    }
+  }
+}
