@@ -14,7 +14,6 @@ import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.CallableStatement;
@@ -311,13 +310,13 @@ public final class FloeConnection extends ForwardingConnection {
     return new FloeDatabaseMetaData(new Metadata(), calcite.getMetaData());
   }
 
-  /** Valid while open and while the root folder is there. */
+  /** Valid while open and while the lake's root can be reached. */
   @Override
   public boolean isValid(int timeout) throws SQLException {
     if (timeout < 0) {
       throw SqlErrors.create("HY000", "Cannot check validity: the timeout is negative", null);
     }
-    return !closed && Files.isDirectory(location.localPath());
+    return !closed && session.folders().store().isAvailable();
   }
 
   /** {@inheritDoc} */
@@ -341,8 +340,11 @@ public final class FloeConnection extends ForwardingConnection {
       for (FloeStatement statement : open) {
         statement.close();
       }
-      session.rollback();
-      calcite.close();
+      try {
+        session.close();
+      } finally {
+        calcite.close();
+      }
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }

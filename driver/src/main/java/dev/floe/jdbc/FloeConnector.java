@@ -11,11 +11,8 @@ import dev.floe.planner.type.LakeTypeSystem;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeLocation;
 import dev.floe.txn.FloeSession;
-import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -64,8 +61,8 @@ public final class FloeConnector {
           continue;
         }
         int eq = pair.indexOf('=');
-        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
-        String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+        String key = decode(eq < 0 ? pair : pair.substring(0, eq), "a property name");
+        String value = eq < 0 ? "" : decode(pair.substring(eq + 1), "property " + key);
         properties.setProperty(key, value);
       }
     }
@@ -78,32 +75,11 @@ public final class FloeConnector {
     int question = rest.indexOf('?');
     String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
-    if (location.isS3()) {
-      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
-    }
-    Path root = location.localPath();
-    if (!Files.isDirectory(root)) {
-      if (Files.exists(root)) {
-        throw SqlErrors.of(FloeError.CANNOT_OPEN, location, "it is a file, not a folder");
-      }
-      if (!FloeProperty.CREATE.isTrue(properties)) {
-        throw SqlErrors.of(
-            FloeError.CANNOT_OPEN, location, "the folder does not exist (set create=true to create it)");
-      }
-      try {
-        Files.createDirectories(root);
-      } catch (IOException e) {
-        throw SqlErrors.create(
-            FloeError.CANNOT_OPEN.sqlState(),
-            FloeError.CANNOT_OPEN.format(location, e.getMessage()),
-            e);
-      }
-    }
+    FolderCatalog catalog = FolderCatalog.open(location, properties);
     TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.TIME_ZONE.in(properties));
     String threads = FloeProperty.SCAN_THREADS.in(properties);
     int parallelism =
         threads.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(threads.trim());
-    FolderCatalog catalog = new FolderCatalog(location);
     FloeSession session =
         new FloeSession(
             catalog,
@@ -128,8 +104,13 @@ public final class FloeConnector {
     return new FloeConnection(connection, session, location, properties);
   }
 
-  private static String decode(String s) {
-    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+  /** Decodes a URL's percent-escapes; a bad one is named, never echoed (it may be a secret). */
+  private static String decode(String s, String what) {
+    try {
+      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw FloeError.INVALID_PROPERTY.error(what, "the URL has an invalid percent-escape in it");
+    }
   }
 
   private static ExecutorService scanPool() {

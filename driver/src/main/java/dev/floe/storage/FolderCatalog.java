@@ -1,6 +1,6 @@
 package dev.floe.storage;
 
-import dev.floe.FloeProperty;
+import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.planner.spi.LakeCatalog;
 import java.io.IOException;
@@ -120,19 +120,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   @Override
   public List<String> folderNames(List<String> path) {
-    List<String> names = new ArrayList<>();
-    for (Path child : children(folder(path))) {
-      names.add(child.getFileName().toString());
-    }
-    return names;
-  }
-
-  @Override
-  public void deleteFolder(List<String> path) {
-    if (path.isEmpty()) {
-      throw new IllegalArgumentException("Cannot delete the lake root");
-    }
-    deleteTree(folder(path));
+    return store.childFolders(tableLocation(path));
   }
 
   @Override
@@ -194,10 +182,10 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     return store.io();
   }
 
-  /** Deletes every file in a folder of the lake and below. */
+  @Override
   public void deleteFolder(List<String> path) {
     if (path.isEmpty()) {
-      throw FloeError.INVALID_NAME.error("''", "the lake's root is never deleted");
+      throw new IllegalArgumentException("Cannot delete the lake root");
     }
     store.deleteTree(tableLocation(path));
   }

@@ -53,7 +53,8 @@ public final class LakeLocation {
       return local(percentDecode(rest, text));
     }
     if (hasScheme(s)) {
-      throw FloeError.CANNOT_OPEN.error(text, "unknown scheme; use a path, file: or s3://");
+      throw FloeError.CANNOT_OPEN.error(
+          s.substring(0, s.indexOf(':')) + ":...", "unknown scheme; use a path, file: or s3://");
     }
     return local(s);
   }
@@ -113,27 +114,29 @@ public final class LakeLocation {
     String rest = text.substring(text.indexOf("://") + 3);
     int slash = rest.indexOf('/');
     String bucket = slash < 0 ? rest : rest.substring(0, slash);
-    if (bucket.contains("@")) {
+    if (bucket.contains("@") || bucket.contains(":")) {
       throw FloeError.CANNOT_OPEN.error(
           "s3://...",
           "credentials do not belong in the location; use s3.access-key-id and"
               + " s3.secret-access-key, or the AWS default credential chain");
     }
     if (bucket.isEmpty()) {
-      throw FloeError.CANNOT_OPEN.error(text, "an S3 location needs a bucket");
+      throw FloeError.CANNOT_OPEN.error("s3://", "an S3 location needs a bucket");
     }
     if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
+      // Not echoed: whatever was typed there might be a secret.
       throw FloeError.CANNOT_OPEN.error(
-          text, "'" + bucket + "' is not a bucket name (3 to 63 of a-z, 0-9, '.' and '-')");
+          "s3://...", "the bucket name is not valid (3 to 63 of a-z, 0-9, '.' and '-')");
     }
-    String prefix = slash < 0 ? "" : percentDecode(rest.substring(slash + 1), text);
+    String label = "s3://" + bucket + "/...";
+    String prefix = slash < 0 ? "" : percentDecode(rest.substring(slash + 1), label);
     StringBuilder path = new StringBuilder(bucket);
     for (String part : prefix.split("/")) {
       if (part.isEmpty()) {
         continue;
       }
       if (part.equals(".") || part.equals("..")) {
-        throw FloeError.CANNOT_OPEN.error(text, "an S3 prefix has no '.' or '..' segments");
+        throw FloeError.CANNOT_OPEN.error(label, "an S3 prefix has no '.' or '..' segments");
       }
       path.append('/').append(part);
     }

@@ -25,6 +25,9 @@ public interface LakeStore extends AutoCloseable {
   /** The operations of the table in a folder (which may not hold a table yet). */
   LakeTableOperations operations(String folder);
 
+  /** Whether the lake's root is there: the folder exists, or the bucket can be listed. */
+  boolean isAvailable();
+
   /** Deletes every file in a folder and below; nothing outside it. */
   void deleteTree(String folder);
 

@@ -53,6 +53,11 @@ public final class LocalStore implements LakeStore {
   }
 
   @Override
+  public boolean isAvailable() {
+    return Files.isDirectory(root.localPath());
+  }
+
+  @Override
   public void deleteTree(String folder) {
     FolderCatalog.deleteTree(LocalFileIO.toPath(folder));
   }

@@ -1,6 +1,6 @@
 package dev.floe.storage;
 
-import dev.floe.FloeProperty;
+import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import java.net.URI;
@@ -28,6 +28,7 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -126,9 +127,11 @@ public final class S3Store implements LakeStore {
                             .maxAttempts(ATTEMPTS)
                             .circuitBreakerEnabled(false)
                             .build()))
-            // Checksums only where S3 requires them: S3-compatible stores differ in the rest.
+            // Checksums only where S3 requires them, and Content-MD5 on the requests that need
+            // one (multi-object delete): S3-compatible stores differ in the rest.
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .addPlugin(LegacyMd5Plugin.create());
     boolean pathStyle = FloeProperty.S3_PATH_STYLE_ACCESS.isTrue(properties);
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -268,6 +271,16 @@ public final class S3Store implements LakeStore {
       return true;
     }
     return LakeTableOperations.holdsVersion(names(metadata));
+  }
+
+  @Override
+  public boolean isAvailable() {
+    try {
+      checkReachable();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   @Override
