@@ -36,6 +36,8 @@ public abstract class LakeTableOperations implements TableOperations {
   private TableMetadata current;
   private int version = -1;
   private boolean loaded;
+  /** Whether the last version found is known to exist as {@code vN.metadata.json}. */
+  private boolean latestIsPlain;
 
   protected LakeTableOperations(String location, FileIO io) {
     this.location = location;
@@ -132,7 +134,7 @@ public abstract class LakeTableOperations implements TableOperations {
   /** The file name of a published version: {@code vN.metadata.json}, or another engine's name. */
   private String metadataFile(int v) {
     String plain = "v" + v + ".metadata.json";
-    if (metadataExists(plain)) {
+    if (latestIsPlain || metadataExists(plain)) {
       return metadataFileLocation(plain);
     }
     try {
@@ -155,8 +157,10 @@ public abstract class LakeTableOperations implements TableOperations {
   private int findLatestVersion() {
     int hint = parseHint(readHint());
     int latest = -1;
+    latestIsPlain = false;
     if (hint > 0 && metadataExists("v" + hint + ".metadata.json")) {
       latest = hint;
+      latestIsPlain = true;
     } else {
       try {
         latest = metadataNames().stream().mapToInt(LakeTableOperations::versionOf).max().orElse(-1);
@@ -169,6 +173,7 @@ public abstract class LakeTableOperations implements TableOperations {
     }
     while (metadataExists("v" + (latest + 1) + ".metadata.json")) {
       latest++;
+      latestIsPlain = true;
     }
     return latest;
   }

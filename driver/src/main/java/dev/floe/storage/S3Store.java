@@ -64,6 +64,13 @@ public final class S3Store implements LakeStore {
   private final boolean singleWriter;
   private final List<String> secrets;
   private Boolean conditionalWrites;
+  private final java.util.concurrent.ConcurrentHashMap<String, Remembered> discovery =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How long discovery results (folders, which of them are tables) are remembered. */
+  static final long DISCOVERY_MILLIS = 10_000;
+
+  private record Remembered(long until, Object value) {}
 
   private S3Store(
       LakeLocation root, S3Client client, boolean singleWriter, List<String> secrets) {
@@ -247,8 +254,29 @@ public final class S3Store implements LakeStore {
     return bucket;
   }
 
+  @SuppressWarnings("unchecked")
+  private <T> T remembered(String key, java.util.function.Supplier<T> compute) {
+    long now = System.currentTimeMillis();
+    Remembered r = discovery.get(key);
+    if (r != null && r.until() > now) {
+      return (T) r.value();
+    }
+    T value = compute.get();
+    discovery.put(key, new Remembered(now + DISCOVERY_MILLIS, value));
+    return value;
+  }
+
+  /** Forgets what discovery remembered: this connection changed the lake. */
+  void forget() {
+    discovery.clear();
+  }
+
   @Override
   public List<String> childFolders(String folder) {
+    return remembered("folders " + folder, () -> listChildFolders(folder));
+  }
+
+  private List<String> listChildFolders(String folder) {
     List<String> names = new ArrayList<>();
     String prefix = folderPrefix(folder);
     for (CommonPrefix common : listing(prefix, "/", Integer.MAX_VALUE).prefixes) {
@@ -266,6 +294,10 @@ public final class S3Store implements LakeStore {
 
   @Override
   public boolean isTable(String folder) {
+    return remembered("table " + folder, () -> holdsTable(folder));
+  }
+
+  private boolean holdsTable(String folder) {
     String metadata = folderPrefix(folder) + "metadata/";
     if (exists(metadata + LakeTableOperations.HINT)) {
       return true;
@@ -294,10 +326,16 @@ public final class S3Store implements LakeStore {
     if (prefix.isEmpty() || !prefix.startsWith(folderPrefix(root.canonical()))) {
       throw FloeError.INVALID_NAME.error(folder, "Floe deletes only inside the lake");
     }
+    forget();
     try {
-      io.deletePrefix("s3://" + bucket + "/" + prefix);
-    } catch (RuntimeException e) {
+      // One DELETE per object: multi-object delete is not implemented alike by every store.
+      for (S3Object object : listing(prefix, null, Integer.MAX_VALUE).objects) {
+        client.deleteObject(b -> b.bucket(bucket).key(object.key()));
+      }
+    } catch (SdkException e) {
       throw FloeError.IO.error(e, folder, "the store refused a delete: " + describe(e));
+    } finally {
+      forget();
     }
   }
 
@@ -354,6 +392,7 @@ public final class S3Store implements LakeStore {
 
   /** PUT with {@code If-None-Match: *}. */
   void putIfAbsent(String key, byte[] bytes) {
+    forget();
     client.putObject(
         PutObjectRequest.builder().bucket(bucket).key(key).ifNoneMatch("*").build(),
         RequestBody.fromBytes(bytes));

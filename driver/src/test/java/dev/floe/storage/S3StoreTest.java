@@ -83,8 +83,8 @@ class S3StoreTest {
     try (FolderCatalog catalog = catalog("s3://" + bucket + "/lake")) {
       create(catalog, "t");
     }
-    int writers = 6;
-    int commits = 8;
+    int writers = 4;
+    int commits = 5;
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     List<Future<?>> done = new ArrayList<>();
