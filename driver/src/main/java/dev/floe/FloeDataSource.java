@@ -1,6 +1,8 @@
 package dev.floe;
 
 import dev.floe.config.FloeProperty;
+import dev.floe.error.FloeError;
+import dev.floe.error.SqlErrors;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -88,7 +90,7 @@ public final class FloeDataSource implements DataSource {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    throw new SQLException("Not a wrapper for " + iface, "HY000");
+    throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "unwrap", "not a wrapper for " + iface);
   }
 
   /** {@inheritDoc} */

@@ -8,8 +8,6 @@ import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.txn.FloeSession;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -96,10 +94,13 @@ public final class Ddl {
     properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
     properties.putAll(create.properties());
+    checkFormatVersion(properties);
     if (create.query() == null) {
       Schema schema = schema(create.columns());
       Transaction txn =
-          catalog().newCreateTableTransaction(path, schema, spec(schema, create.partitioning()), properties);
+          catalog()
+              .newCreateTableTransaction(
+                  path, schema, spec(path, schema, create.partitioning()), properties);
       txn.commitTransaction();
       return 0;
     }
@@ -138,7 +139,8 @@ public final class Ddl {
       Schema schema = schema(columns);
       Transaction txn =
           catalog()
-              .newCreateTableTransaction(path, schema, spec(schema, create.partitioning()), properties);
+              .newCreateTableTransaction(
+                  path, schema, spec(path, schema, create.partitioning()), properties);
       Table table = txn.table();
       String operationId = UUID.randomUUID().toString();
       AtomicInteger rows = new AtomicInteger();
@@ -195,6 +197,9 @@ public final class Ddl {
                   FloeError.NOT_SUPPORTED,
                   "adding a NOT NULL column to an existing table: its old rows have no value");
             }
+            if (table.schema().caseInsensitiveFindField(column.name()) != null) {
+              throw SqlErrors.of(FloeError.COLUMN_EXISTS, column.name() + " in " + table.name());
+            }
             update.addColumn(column.name(), type, column.comment());
             break;
           }
@@ -245,7 +250,13 @@ public final class Ddl {
   /** A schema from column definitions, with fresh field ids. */
   private static Schema schema(List<DdlParser.Column> columns) {
     List<Types.NestedField> fields = new ArrayList<>();
+    java.util.Set<String> names = new java.util.HashSet<>();
     for (DdlParser.Column column : columns) {
+      if (!names.add(column.name().toLowerCase(Locale.ROOT))) {
+        throw FloeError.COLUMN_EXISTS.error(
+            column.name() + " (column names are matched ignoring case, so each must differ in"
+                + " more than case)");
+      }
       fields.add(
           column.required()
               ? Types.NestedField.required(0, column.name(), column.type(), column.comment())
@@ -255,6 +266,27 @@ public final class Ddl {
     Types.StructType struct =
         (Types.StructType) TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
     return new Schema(struct.fields());
+  }
+
+  /** Refuses a format version Iceberg cannot write (22023), before anything is created. */
+  private static void checkFormatVersion(Map<String, String> properties) {
+    String version = properties.get(TableProperties.FORMAT_VERSION);
+    if (!List.of("1", "2", "3").contains(version)) {
+      throw FloeError.INVALID_PROPERTY.error(
+          "'" + TableProperties.FORMAT_VERSION + "' = '" + version + "'",
+          "the format versions Floe writes are 1, 2 and 3");
+    }
+  }
+
+  /** The partition spec of a new table; a transform its column cannot take is 42000. */
+  private static PartitionSpec spec(
+      List<String> path, Schema schema, List<DdlParser.PartitionField> fields) {
+    try {
+      return spec(schema, fields);
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw FloeError.VALIDATION.error(
+          e, "Cannot partition table " + String.join(".", path) + ": " + e.getMessage());
+    }
   }
 
   private static PartitionSpec spec(Schema schema, List<DdlParser.PartitionField> fields) {

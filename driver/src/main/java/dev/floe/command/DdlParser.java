@@ -11,7 +11,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * Parses Floe's DDL (DESIGN §7), in the Spark/Flink style users' scripts already have: CREATE
+ * Parses Floe's DDL (README, "DDL"), in the Spark/Flink style users' scripts already have: CREATE
  * TABLE with NOT NULL, COMMENT, PARTITIONED BY transforms, WITH table properties and AS query;
  * DROP TABLE [IF EXISTS] [PURGE]; ALTER TABLE ADD / DROP / RENAME / ALTER COLUMN. Unquoted
  * identifiers are lower-cased, double-quoted ones kept as written.

@@ -167,7 +167,7 @@ public final class FloeConnection extends ForwardingConnection {
 
   /** Adds a warning to the connection's chain (SQLState 01000). */
   void warn(String message) {
-    SQLWarning warning = new SQLWarning(message, "01000");
+    SQLWarning warning = new SQLWarning(message, FloeError.WARNING.sqlState());
     if (warnings == null) {
       warnings = warning;
     } else {
@@ -314,9 +314,9 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public boolean isValid(int timeout) throws SQLException {
     if (timeout < 0) {
-      throw SqlErrors.create("HY000", "Cannot check validity: the timeout is negative", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "check validity", "the timeout is negative");
     }
-    return !closed && session.folders().store().isAvailable();
+    return !closed && session.folders().rootExists();
   }
 
   /** {@inheritDoc} */
@@ -511,7 +511,7 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public void abort(Executor executor) throws SQLException {
     if (executor == null) {
-      throw SqlErrors.create("HY000", "Cannot abort the connection: the executor is null", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "abort the connection", "the executor is null");
     }
     close();
   }

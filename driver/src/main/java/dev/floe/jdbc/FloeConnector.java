@@ -75,7 +75,12 @@ public final class FloeConnector {
     int question = rest.indexOf('?');
     String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
-    FolderCatalog catalog = FolderCatalog.open(location, properties);
+    FolderCatalog catalog;
+    try {
+      catalog = FolderCatalog.open(location, properties);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
     TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.TIME_ZONE.in(properties));
     String threads = FloeProperty.SCAN_THREADS.in(properties);
     int parallelism =

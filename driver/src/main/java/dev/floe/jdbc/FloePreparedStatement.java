@@ -165,7 +165,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       for (Binding[] entry : entries) {
         for (int i = 1; i < entry.length; i++) {
           if (entry[i] == null) {
-            throw SqlErrors.create("07001", "Cannot run the batch: parameter " + i + " is not set", null);
+            throw SqlErrors.of(FloeError.PARAMETER_COUNT, "parameter " + i + " of a batch entry is not set");
           }
         }
       }
@@ -224,8 +224,10 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private void bind(int index, Object value, Binding binding) throws SQLException {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
-      throw SqlErrors.create(
-          "07009", "Cannot set parameter " + index + ": there are " + (bindings.length - 1), null);
+      throw SqlErrors.of(
+          FloeError.INVALID_INDEX,
+          "set parameter " + index,
+          "there are " + (bindings.length - 1));
     }
     // Applied to Calcite's statement when it runs: a batch of a plain INSERT never needs it.
     bindings[index] = binding;

@@ -129,7 +129,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private Kind kind(int column) throws SQLException {
     checkOpen();
     if (column < 1 || column >= kinds.length) {
-      throw SqlErrors.create("07009", "Cannot read column " + column + ": there are " + (kinds.length - 1), null);
+      throw SqlErrors.of(FloeError.INVALID_INDEX, "read column " + column, "there are " + (kinds.length - 1));
     }
     return kinds[column];
   }
@@ -657,7 +657,7 @@ final class FloeResultSet extends ForwardingResultSet {
   public <T> T getObject(int column, Class<T> type) throws SQLException {
     kind(column);
     if (type == null) {
-      throw SqlErrors.create("HY000", "Cannot convert a column to a null type", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "convert column " + column, "the type is null");
     }
     Object value;
     if (type == LocalDate.class) {
@@ -719,10 +719,10 @@ final class FloeResultSet extends ForwardingResultSet {
     } else {
       value = getObject(column);
       if (value != null && !type.isInstance(value)) {
-        throw SqlErrors.create(
-            "22018",
-            "Cannot convert column " + column + " of " + value.getClass().getName() + " to " + type.getName(),
-            null);
+        throw SqlErrors.of(
+            FloeError.INVALID_CAST,
+            "column " + column + " of " + value.getClass().getName(),
+            "it is no " + type.getName());
       }
     }
     return type.cast(value);

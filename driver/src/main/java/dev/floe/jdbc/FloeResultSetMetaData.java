@@ -1,6 +1,7 @@
 package dev.floe.jdbc;
 
 import dev.floe.config.ContextLoader;
+import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.meta.LakeSchemas;
 import dev.floe.jdbc.meta.MetadataTypes;
@@ -136,8 +137,8 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
 
   private void check(int column) throws SQLException {
     if (column < 1 || column >= types.length) {
-      throw SqlErrors.create(
-          "07009", "Cannot describe column " + column + ": there are " + (types.length - 1), null);
+      throw SqlErrors.of(
+          FloeError.INVALID_INDEX, "describe column " + column, "there are " + (types.length - 1));
     }
   }
 

@@ -360,7 +360,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public void setLargeMaxRows(long max) throws SQLException {
     if (max < 0) {
-      throw SqlErrors.create("HY024", "Cannot limit rows to " + max + ": the limit is negative", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "limit rows to " + max, "the limit is negative");
     }
     setMaxRows(max > Integer.MAX_VALUE ? 0 : (int) max);
   }
@@ -391,7 +391,7 @@ class FloeStatement extends ForwardingStatement {
   public void setMaxFieldSize(int max) throws SQLException {
     checkOpen();
     if (max < 0) {
-      throw SqlErrors.create("HY024", "Cannot limit fields to " + max + " bytes: it is negative", null);
+      throw SqlErrors.of(FloeError.INVALID_ARGUMENT, "limit fields to " + max + " bytes", "it is negative");
     }
     if (max != 0) {
       throw SqlErrors.of(FloeError.NOT_SUPPORTED, "truncating values to a maximum field size");

@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.planner.type.TemporalValues;
 import java.sql.SQLException;
@@ -197,8 +198,10 @@ final class NestedValues {
     @Override
     public Object getArray(long index, int count) throws SQLException {
       if (index < 1 || count < 0 || index - 1 + count > elements.length) {
-        throw SqlErrors.create(
-            "22003", "Cannot read elements " + index + ".." + (index + count - 1) + " of an array of " + elements.length, null);
+        throw SqlErrors.of(
+            FloeError.INVALID_INDEX,
+            "read elements " + index + ".." + (index + count - 1),
+            "the array has " + elements.length);
       }
       return java.util.Arrays.copyOfRange(elements, (int) index - 1, (int) index - 1 + count);
     }
@@ -210,8 +213,8 @@ final class NestedValues {
 
     @Override
     public java.sql.ResultSet getResultSet() throws SQLException {
-      throw new java.sql.SQLFeatureNotSupportedException(
-          "Not supported: an array's elements as a result set; use getArray()", "0A000");
+      throw SqlErrors.of(
+          FloeError.NOT_SUPPORTED, "an array's elements as a result set; use getArray()");
     }
 
     @Override

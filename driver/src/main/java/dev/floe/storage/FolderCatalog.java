@@ -75,6 +75,11 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     return new FolderCatalog(location);
   }
 
+  /** Whether the lake's root is still there: the folder exists, or the bucket can be listed. */
+  public boolean rootExists() {
+    return store.isAvailable();
+  }
+
   /** The root location. */
   public LakeLocation location() {
     return root;

@@ -79,6 +79,8 @@ final class PreviewOperations implements TableOperations {
    * delegate can, so a statement failing inside a transaction still finds and deletes its files.
    */
   static final class RecordingIO implements FileIO, SupportsPrefixOperations {
+    private static final long serialVersionUID = 1L;
+
     private final FileIO delegate;
     private final List<String> written;
     private final String metadataPrefix;

@@ -9,6 +9,14 @@ import java.util.Locale;
  * into the right {@link java.sql.SQLException} subclass at one boundary.
  */
 public enum FloeError {
+  /** A warning added to a connection's chain; the statement succeeded. */
+  WARNING("01000", "%s"),
+  /** A column or parameter index outside the statement's or result's range. */
+  INVALID_INDEX("07009", "Cannot %s: %s"),
+  /** A JDBC call with an argument it does not accept (a negative limit, a null executor). */
+  INVALID_ARGUMENT("HY024", "Cannot %s: %s"),
+  /** A failure Floe did not foresee: a defect in Floe, never a consequence of user input. */
+  INTERNAL("HY000", "Internal error: %s"),
   /** The location cannot be opened: missing root, bad URL, unreachable store. */
   CANNOT_OPEN("08001", "Cannot open %s: %s"),
   /** The connection, statement or result set is closed. */

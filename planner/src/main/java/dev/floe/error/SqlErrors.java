@@ -30,6 +30,9 @@ public final class SqlErrors {
   private static final Pattern ILLEGAL_DATETIME =
       Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
+  private static final Pattern CLASS_CAST =
+      Pattern.compile("class ([\\w.$]+) cannot be cast to class ([\\w.$]+)");
+
   private SqlErrors() {}
 
   /** A JDBC call into Calcite that returns a value. */
@@ -150,6 +153,48 @@ public final class SqlErrors {
           "Cannot cast to a number: " + numberFormat.getMessage() + statement(failure),
           failure);
     }
+    if (find(failure, StackOverflowError.class) != null) {
+      return create(
+          FloeError.TOO_COMPLEX.sqlState(),
+          FloeError.TOO_COMPLEX.format(
+              "it is nested too deeply to plan or run; split it into smaller statements"
+                  + statement(failure)),
+          failure);
+    }
+    Throwable unbound = findMessage(failure, "unbound parameter");
+    if (unbound != null) {
+      return create(
+          FloeError.PARAMETER_COUNT.sqlState(),
+          FloeError.PARAMETER_COUNT.format(
+              "a parameter is not set; bind every ? before running the statement"
+                  + statement(failure)),
+          failure);
+    }
+    ExceptionInInitializerError init = find(failure, ExceptionInInitializerError.class);
+    if (init != null && init.getCause() instanceof IllegalArgumentException) {
+      // A constant Calcite's generated code computes when it loads, such as a cast of a literal.
+      String message = String.valueOf(init.getCause().getMessage());
+      return create(
+          message.contains("field is out of range") || message.contains("Invalid DATE")
+              ? FloeError.INVALID_DATETIME.sqlState()
+              : FloeError.INVALID_CAST.sqlState(),
+          "Cannot compute a constant: " + message + statement(failure),
+          init.getCause());
+    }
+    ClassCastException cast = find(failure, ClassCastException.class);
+    if (cast != null) {
+      // A parameter bound with a value of another type than the statement expects.
+      String message = String.valueOf(cast.getMessage());
+      boolean text = message.startsWith("class java.lang.String ");
+      return create(
+          text ? FloeError.INVALID_CAST.sqlState() : FloeError.PARAMETER_TYPE.sqlState(),
+          text
+              ? FloeError.INVALID_CAST.format(
+                  "a character value", "the statement expects another type there" + statement(failure))
+              : FloeError.PARAMETER_TYPE.format(
+                  "value", expected(message) + statement(failure)),
+          failure);
+    }
     Throwable unsupported = find(failure, UnsupportedOperationException.class);
     if (unsupported != null) {
       return create(
@@ -164,7 +209,7 @@ public final class SqlErrors {
       return stateless((SQLException) failure);
     }
     String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
-    return create("HY000", message, failure);
+    return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), failure);
   }
 
   /**
@@ -194,7 +239,7 @@ public final class SqlErrors {
     if (message.endsWith(" closed") || message.endsWith(" is closed")) {
       return create(FloeError.CLOSED.sqlState(), message, e);
     }
-    return create("HY000", message, e);
+    return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), e);
   }
 
   /** Creates the SQLException subclass for a SQLState. */
@@ -224,7 +269,7 @@ public final class SqlErrors {
         e = new SQLSyntaxErrorException(message, state, cause);
         break;
       case "57":
-        e = state.equals("57014") && message.contains("timeout")
+        e = state.equals(FloeError.CANCELLED.sqlState()) && message.contains("timeout")
             ? new SQLTimeoutException(message, state, cause)
             : new SQLException(message, state, cause);
         break;
@@ -296,6 +341,27 @@ public final class SqlErrors {
       }
     }
     return false;
+  }
+
+  /** The first throwable in a cause chain whose message contains a text, or null. */
+  private static Throwable findMessage(Throwable t, String text) {
+    for (Throwable at = t; at != null; at = at.getCause()) {
+      if (at.getMessage() != null && at.getMessage().contains(text)) {
+        return at;
+      }
+      if (at.getCause() == at) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /** "a value of type X where the statement expects Y", from a ClassCastException's message. */
+  private static String expected(String message) {
+    Matcher m = CLASS_CAST.matcher(message);
+    return m.find()
+        ? "a " + m.group(1) + " where the statement expects a " + m.group(2)
+        : "a value of a type the statement does not expect there";
   }
 
   private static Throwable findByName(Throwable t, String className) {

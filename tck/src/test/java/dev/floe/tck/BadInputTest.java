@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad input gets the SQLState DESIGN §8 promises and a message naming what is wrong; reading never
+ * Bad input gets the SQLState ARCHITECTURE.md, "Errors", promises and a message naming what is wrong; reading never
  * changes a single file of the lake.
  */
 class BadInputTest {

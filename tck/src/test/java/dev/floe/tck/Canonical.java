@@ -29,7 +29,7 @@ import org.apache.iceberg.types.Types;
 /**
  * One canonical text form for a value of an Iceberg type, reached from both sides explicitly: from
  * the value Iceberg's generic reader returns, and from a JDBC result set through the typed getter
- * DESIGN §4 promises for that type. Two values are equal exactly when their canonical forms are, so
+ * the README's type table promises for that type. Two values are equal exactly when their canonical forms are, so
  * -0.0 differs from 0.0, NaN equals NaN, a decimal's scale counts, and a timestamp keeps all six
  * fractional digits.
  */
@@ -110,7 +110,7 @@ final class Canonical {
     }
   }
 
-  /** The canonical form of a column read through the JDBC getter DESIGN §4 names for its type. */
+  /** The canonical form of a column read through the JDBC getter the README's type table names for its type. */
   static String ofJdbc(ResultSet rs, int column, Type type) throws SQLException {
     String result;
     switch (type.typeId()) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Read-path promises of issue 2 that the reference tables alone do not show: unquoted names match
+ * Read-path promises that the reference tables alone do not show: unquoted names match
  * folders whatever their case, a statement sees a commit another writer made a moment ago, LIMIT
  * stops reading before later files, and files Floe writes use the table's compression codec.
  */

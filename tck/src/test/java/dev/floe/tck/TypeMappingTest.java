@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The SQL types and {@code getObject} classes of DESIGN §4 for columns of Iceberg tables written by
+ * The SQL types and {@code getObject} classes of the README's type table for columns of Iceberg tables written by
  * Iceberg's own Java API, including the JDBC getters that must not shift old dates or drop
  * microseconds, and access into nested values.
  */

@@ -75,9 +75,9 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
   }
 
   /**
-   * Quoted names are stored as written, but today they also match ignoring case when only one
-   * name matches (Calcite's case-insensitive lookup applies to them too), so they are not case
-   * sensitive; DESIGN §3 asks that they be, and this answer is to change with that fix.
+   * Quoted table and schema names are case sensitive, but quoted column names still match ignoring
+   * case (Calcite has one case-sensitivity switch for columns, shared with unquoted names), so
+   * quoted identifiers as a whole are not.
    */
   @Override
   public boolean supportsMixedCaseQuotedIdentifiers() throws SQLException {
@@ -277,14 +277,14 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@code ALTER TABLE ... ADD COLUMN} (DESIGN §7). */
+  /** {@code ALTER TABLE ... ADD COLUMN} (README, "DDL"). */
   @Override
   public boolean supportsAlterTableWithAddColumn() throws SQLException {
     open();
     return true;
   }
 
-  /** {@code ALTER TABLE ... DROP COLUMN} (DESIGN §7). */
+  /** {@code ALTER TABLE ... DROP COLUMN} (README, "DDL"). */
   @Override
   public boolean supportsAlterTableWithDropColumn() throws SQLException {
     open();
@@ -363,7 +363,7 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** Snapshot isolation, reported as repeatable read (DESIGN §6). */
+  /** Snapshot isolation, reported as repeatable read (README, "Transactions"). */
   @Override
   public int getDefaultTransactionIsolation() throws SQLException {
     open();
@@ -420,7 +420,7 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** A whole batch is one commit (DESIGN §6). */
+  /** A whole batch is one commit (README, "Transactions"). */
   @Override
   public boolean supportsBatchUpdates() throws SQLException {
     open();

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * Floe's database metadata, answered by Floe: what the lake holds ({@link MetadataCatalog}: no
  * catalogs, the schemas of {@link LakeSchemas}, tables of type TABLE, columns, primary keys from
  * Iceberg identifier fields; empty foreign keys, indexes, procedures and functions, which Iceberg
- * tables do not have), the types of DESIGN §4 ({@link MetadataTypes}), what Floe is, and (in
+ * tables do not have), the types of the README's type table ({@link MetadataTypes}), what Floe is, and (in
  * {@link DialectMetaData}) what Floe's SQL does. Every call on a closed connection fails with
  * 08003.
  */
@@ -80,7 +80,7 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return catalog.tables(catalogName, schemaPattern, tableNamePattern, types);
   }
 
-  /** Columns typed as DESIGN §4 maps Iceberg types, with column docs as REMARKS. */
+  /** Columns typed as the README's type table maps Iceberg types, with column docs as REMARKS. */
   @Override
   public ResultSet getColumns(
       String catalogName, String schemaPattern, String tableNamePattern, String columnNamePattern)
@@ -163,7 +163,7 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return empty(MetadataResults.COLUMN_PRIVILEGES);
   }
 
-  /** The types a Floe column can have (DESIGN §4). */
+  /** The types a Floe column can have (the README's type table). */
   @Override
   public ResultSet getTypeInfo() throws SQLException {
     return MetadataResults.of(connection, MetadataTypes.typeInfo());

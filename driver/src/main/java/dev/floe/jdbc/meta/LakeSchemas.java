@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * How JDBC names the schemas of a lake (DESIGN §3). The root folder is the schema {@code main}; a
+ * How JDBC names the schemas of a lake (ARCHITECTURE.md, "Naming"). The root folder is the schema {@code main}; a
  * folder below it that holds tables is named by its path from the root, joined with dots: {@code
  * sales} for {@code <root>/sales}, {@code sales.eu} for {@code <root>/sales/eu}. That is how SQL
  * reaches its tables ({@code sales.eu.orders}), and the quoted form clients generate from

@@ -12,7 +12,7 @@ import org.apache.iceberg.types.Types;
 
 /**
  * How Floe names and sizes SQL types in metadata, one answer for {@code getColumns}, {@code
- * getTypeInfo} and {@code ResultSetMetaData} (DESIGN §4). Type names are the spellings Floe's
+ * getTypeInfo} and {@code ResultSetMetaData} (the README's type table). Type names are the spellings Floe's
  * CREATE TABLE accepts, so a DDL written from metadata (as DBeaver's DDL tab does) creates the same
  * table; sizes follow JDBC: digits for numbers, characters for text and for the text form of dates
  * and times, bytes for binary.

@@ -100,7 +100,7 @@ public final class LakeTable extends AbstractQueryableTable
   }
 
   @Override
-  public @Nullable Collection getModifiableCollection() {
+  public @Nullable Collection<?> getModifiableCollection() {
     return null;
   }
 

@@ -99,7 +99,7 @@ final class FineTimeRows extends SingleRel implements EnumerableRel {
     }
 
     @Override
-    public Class fieldClass(int field) {
+    public Class<?> fieldClass(int field) {
       return delegate.fieldClass(field);
     }
 

@@ -306,7 +306,7 @@ final class TemporalAligner extends RexShuttle {
       operands.add(visited);
       changed |= visited != operand;
     }
-    RexCall call = changed ? (RexCall) original.clone(original.getType(), operands) : original;
+    RexCall call = changed ? original.clone(original.getType(), operands) : original;
     if (call.getOperator() == SqlStdOperatorTable.REINTERPRET
         || call.getOperator() == FLOOR_DIV
         || call.getOperator() == PARSE
@@ -977,7 +977,7 @@ final class TemporalAligner extends RexShuttle {
         RelDataType type = fields.get(i).getType();
         if (isFine(type)) {
           if (literal.isNull()) {
-            row.add((RexLiteral) rex.makeNullLiteral(bigint(true)));
+            row.add(rex.makeNullLiteral(bigint(true)));
           } else {
             long v = units(literal, type);
             row.add((RexLiteral) rex.makeLiteral(BigDecimal.valueOf(v), bigint(type.isNullable()), false));

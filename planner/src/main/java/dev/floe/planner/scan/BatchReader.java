@@ -179,6 +179,8 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
 
   /** Thrown while the columns are set up when one of them cannot be decoded here. */
   private static final class Unsupported extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     Unsupported() {
       super("column not supported by the batch reader", null, false, false);
     }
@@ -537,7 +539,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
       if (encoding == Encoding.PLAIN
           && decoding != Decoding.BOOLEAN
           && decoding != Decoding.STRING) {
-        plain = in.slice((int) in.available()).order(ByteOrder.LITTLE_ENDIAN);
+        plain = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
         valuesReader = null;
         return;
       }

@@ -11,7 +11,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-/** Maps Iceberg types to SQL types, as DESIGN §4 lays out. */
+/** Maps Iceberg types to SQL types, as the README's type table lays out. */
 public final class LakeTypes {
   private LakeTypes() {}
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Failure atomicity (issue 3, item 7; DESIGN §5, §6): a statement that fails halfway, a rollback
+ * Failure atomicity (README, "Transactions"; ARCHITECTURE.md, "Commit protocol"): a statement that fails halfway, a rollback
  * and a close with pending work leave every table folder with exactly the files it had; a
  * statement or commit that returns has published a version every fresh connection sees.
  */

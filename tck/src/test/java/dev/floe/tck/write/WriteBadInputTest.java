@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Bad input (issue 3; DESIGN §4, §8): every refused write reports the SQLState the contract names
+ * Bad input (README, "Types"; ARCHITECTURE.md, "Errors"): every refused write reports the SQLState the contract names
  * and leaves every table exactly as it was, with no file added or removed.
  *
  */

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Concurrency (issue 3, item 10; DESIGN §5, §6): writers racing on one table, in threads and in
+ * Concurrency (ARCHITECTURE.md, "Commit protocol"; README, "Transactions"): writers racing on one table, in threads and in
  * separate processes, never lose or duplicate a commit and publish contiguous versions; a change
  * that deletes is validated against what was committed meanwhile, even on an empty table, and the
  * loser gets 40001 and leaves no files.

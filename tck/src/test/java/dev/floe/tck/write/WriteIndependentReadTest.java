@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The independent check (issue 3, item 9): every kind of table Floe writes is read back with
+ * The independent check: every kind of table Floe writes is read back with
  * Iceberg's own generic reader, which must see exactly the rows Floe sees, and every commit's
  * snapshot carries the operation and counts another engine would rely on.
  */

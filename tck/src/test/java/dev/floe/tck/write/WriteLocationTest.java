@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Where the data is (DESIGN §2, §3): whatever spelling of a location a user writes in the URL, a
+ * Where the data is (README, "URL forms"): whatever spelling of a location a user writes in the URL, a
  * table lands at exactly {@code <that place>/<table>}, its metadata names that place in the
  * canonical {@code file:/abs/path} form, nothing is escaped twice or left unescaped, and nothing
  * is written anywhere else.

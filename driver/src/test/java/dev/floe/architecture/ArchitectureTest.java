@@ -1,0 +1,129 @@
+package dev.floe.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package layout of ARCHITECTURE.md, checked on the compiled classes of the planner and the
+ * driver: no package cycles, dependencies running one way, storage reached only through the
+ * catalog.
+ */
+class ArchitectureTest {
+  private static JavaClasses floe;
+
+  @BeforeAll
+  static void importClasses() {
+    floe =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.floe");
+  }
+
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("dev.floe.(**)").should().beFreeOfCycles().check(floe);
+  }
+
+  @Test
+  void onlyThePublicApiDependsOnTheRootPackage() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.floe")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.floe")
+        .check(floe);
+  }
+
+  @Test
+  void thePlannerKnowsNothingOfJdbcTransactionsOrStorage() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.floe.planner..", "dev.floe.error..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.floe.jdbc..",
+            "dev.floe.command..",
+            "dev.floe.txn..",
+            "dev.floe.storage..",
+            "dev.floe.config..")
+        .check(floe);
+  }
+
+  @Test
+  void theSpiAndTypesDependOnNoOtherPlannerPackage() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.floe.planner.spi..", "dev.floe.planner.type..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.floe.planner.adapter..",
+            "dev.floe.planner.scan..",
+            "dev.floe.planner.write..",
+            "dev.floe.planner.prepare..")
+        .check(floe);
+  }
+
+  @Test
+  void runtimesDependOnNeitherTheAdapterNorEachOther() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.floe.planner.scan..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.floe.planner.adapter..", "dev.floe.planner.write..", "dev.floe.planner.prepare..")
+        .check(floe);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.floe.planner.write..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.floe.planner.adapter..", "dev.floe.planner.scan..", "dev.floe.planner.prepare..")
+        .check(floe);
+  }
+
+  @Test
+  void commandsAndMetadataReachTheConnectionOnlyThroughTheirInterfaces() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.floe.command..", "dev.floe.jdbc.meta..", "dev.floe.jdbc.forwarding..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.floe.jdbc")
+        .check(floe);
+  }
+
+  @Test
+  void onlyStorageTouchesFiles() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.floe.storage..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("java.nio.file..")
+        .check(floe);
+  }
+
+  @Test
+  void nothingButTheErrorCatalogNamesSqlStates() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.floe.error..")
+        .should()
+        .callConstructor(java.sql.SQLException.class, String.class, String.class)
+        .orShould()
+        .callConstructor(
+            java.sql.SQLException.class, String.class, String.class, Throwable.class)
+        .check(floe);
+  }
+}
