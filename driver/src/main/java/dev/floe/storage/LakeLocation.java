@@ -53,8 +53,10 @@ public final class LakeLocation {
       return local(percentDecode(rest, text));
     }
     if (hasScheme(s)) {
+      // A location with user information (user:secret@host) is not echoed.
       throw FloeError.CANNOT_OPEN.error(
-          s.substring(0, s.indexOf(':')) + ":...", "unknown scheme; use a path, file: or s3://");
+          s.contains("@") ? s.substring(0, s.indexOf(':')) + "://..." : text,
+          "unknown scheme; use a path, file: or s3://");
     }
     return local(s);
   }
