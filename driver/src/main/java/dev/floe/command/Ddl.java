@@ -6,6 +6,21 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
 import dev.floe.error.FloeException;
+import dev.floe.planner.parser.FloeOperators;
+import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.parser.FloeStatementNode;
+import dev.floe.planner.parser.ddl.ColumnDef;
+import dev.floe.planner.parser.ddl.PartitionField;
+import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
+import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
+import dev.floe.planner.parser.ddl.SqlAlterTableRef;
+import dev.floe.planner.parser.ddl.SqlCreateLakeTable;
+import dev.floe.planner.parser.ddl.SqlDropLakeTable;
+import dev.floe.planner.parser.ddl.SqlLakeIndex;
+import dev.floe.planner.parser.ddl.SqlTruncateTable;
+import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
+import dev.floe.planner.parser.stmt.SqlMergeInto;
+import dev.floe.planner.parser.stmt.SqlShow;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
@@ -21,6 +36,13 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDescribeSchema;
+import org.apache.calcite.sql.SqlDescribeTable;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.util.Util;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -35,36 +57,133 @@ import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
- * Runs DDL: each statement commits at once. CREATE TABLE ... AS SELECT creates and fills the
- * table in one commit, so a failure leaves no table and no folder behind.
+ * Runs Floe's own statements, parsed by Floe's grammar ({@link FloeParser}): DDL commits at once
+ * (CREATE TABLE ... AS SELECT creates and fills the table in one commit, so a failure leaves no
+ * table and no folder behind); SHOW and DESCRIBE answer with rows ({@link Show}); statements the
+ * grammar knows but Floe does not run yet are refused with 0A000.
  */
 public final class Ddl {
+  private static final String NO_INDEXES =
+      "Iceberg tables have no indexes; pruning comes from partitions and statistics";
+
   private final CommandContext connection;
 
   public Ddl(CommandContext connection) {
     this.connection = connection;
   }
 
-  public static boolean isDdl(String sql) {
-    return DdlParser.isDdl(sql);
+  /** Parses one statement with Floe's grammar; a parse error is 42000 with its position. */
+  public static SqlNode parse(String sql) throws SQLException {
+    try {
+      return FloeParser.parse(sql);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
-  /** Runs one DDL statement; returns the update count (rows written by CREATE TABLE AS). */
-  public long execute(String sql) throws SQLException {
+  /** Whether Floe runs this parsed statement itself rather than Calcite. */
+  public static boolean isCommand(SqlNode node) {
+    return node instanceof FloeStatementNode
+        || node instanceof SqlDescribeTable
+        || node instanceof SqlDescribeSchema;
+  }
+
+  /** Whether this statement answers with rows (SHOW, DESCRIBE) rather than an update count. */
+  public static boolean isQuery(SqlNode node) {
+    return node instanceof SqlShow
+        || node instanceof SqlDescribeTable
+        || node instanceof SqlDescribeSchema;
+  }
+
+  /**
+   * Refuses, with 0A000, a statement that the grammar accepts but Floe does not run yet: time
+   * travel (FOR VERSION AS OF, FOR SYSTEM_VERSION AS OF) anywhere in it.
+   */
+  public static void checkSupported(SqlNode node) throws SQLException {
+    if (node != null && containsVersionAsOf(node)) {
+      throw notYet("FOR VERSION AS OF (time travel to a snapshot, branch or tag)");
+    }
+  }
+
+  private static boolean containsVersionAsOf(SqlNode node) {
     try {
-      Object statement = DdlParser.parse(sql);
+      node.accept(
+          new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+              if (call.getOperator() == FloeOperators.VERSION_AS_OF) {
+                throw new Util.FoundOne(call);
+              }
+              return super.visit(call);
+            }
+          });
+      return false;
+    } catch (Util.FoundOne found) {
+      return true;
+    }
+  }
+
+  private static SQLException notYet(String what) {
+    return SqlErrors.of(FloeError.NOT_SUPPORTED, what + " is not supported yet");
+  }
+
+  /** Runs one SHOW or DESCRIBE statement: its column labels and rows. */
+  public Show.Result query(SqlNode node) throws SQLException {
+    try {
+      return new Show(connection).run(node);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /**
+   * Runs one statement of Floe's own; returns the update count (rows written by CREATE TABLE
+   * AS).
+   *
+   * @param sql the statement's text, whose query part CREATE TABLE ... AS runs
+   */
+  public long execute(SqlNode statement, String sql) throws SQLException {
+    try {
+      if (statement instanceof SqlLakeIndex) {
+        throw SqlErrors.of(
+            FloeError.NOT_SUPPORTED,
+            (((SqlLakeIndex) statement).create ? "CREATE INDEX: " : "DROP INDEX: ") + NO_INDEXES);
+      }
+      if (statement instanceof SqlCreateLakeTable && ((SqlCreateLakeTable) statement).replace) {
+        throw notYet("CREATE OR REPLACE TABLE");
+      }
+      if (statement instanceof SqlTruncateTable) {
+        throw notYet("TRUNCATE TABLE");
+      }
+      if (statement instanceof SqlInsertOverwrite) {
+        throw notYet("INSERT OVERWRITE");
+      }
+      if (statement instanceof SqlMergeInto) {
+        throw notYet(
+            "this form of MERGE (several clauses of a kind, AND conditions, NOT MATCHED BY SOURCE,"
+                + " DELETE, UPDATE SET * or INSERT *)");
+      }
+      if (statement instanceof SqlAlterTableExecute) {
+        throw notYet("ALTER TABLE ... EXECUTE");
+      }
+      if (statement instanceof SqlAlterTableRef) {
+        throw notYet("branch and tag DDL (ALTER TABLE ... BRANCH | TAG)");
+      }
       if (connection.session().readOnly()) {
         throw SqlErrors.of(FloeError.READ_ONLY, "run DDL");
       }
-      if (statement instanceof DdlParser.CreateTable) {
-        return create((DdlParser.CreateTable) statement);
+      if (statement instanceof SqlCreateLakeTable) {
+        return create((SqlCreateLakeTable) statement, sql);
       }
-      if (statement instanceof DdlParser.DropTable) {
-        drop((DdlParser.DropTable) statement);
+      if (statement instanceof SqlDropLakeTable) {
+        drop((SqlDropLakeTable) statement);
         return 0;
       }
-      alter((DdlParser.AlterTable) statement);
-      return 0;
+      if (statement instanceof SqlAlterLakeTable) {
+        alter((SqlAlterLakeTable) statement);
+        return 0;
+      }
+      throw notYet(statement.getKind().toString());
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }
@@ -78,12 +197,12 @@ public final class Ddl {
     return session().catalog();
   }
 
-  private long create(DdlParser.CreateTable create) throws SQLException {
+  private long create(SqlCreateLakeTable create, String sql) throws SQLException {
     List<String> path;
     try {
-      path = newTablePath(create.name());
+      path = newTablePath(create.name);
     } catch (FloeException e) {
-      if (create.ifNotExists() && e.error() == FloeError.TABLE_EXISTS) {
+      if (create.ifNotExists && e.error() == FloeError.TABLE_EXISTS) {
         return 0;
       }
       throw e;
@@ -93,54 +212,54 @@ public final class Ddl {
     properties.put(TableProperties.DELETE_MODE, "merge-on-read");
     properties.put(TableProperties.UPDATE_MODE, "merge-on-read");
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
-    properties.putAll(create.properties());
+    properties.putAll(create.properties);
     checkFormatVersion(properties);
-    if (create.query() == null) {
-      Schema schema = schema(create.columns());
+    if (create.query == null) {
+      Schema schema = schema(columns(create.columns), create.primaryKey);
       Transaction txn =
           catalog()
               .newCreateTableTransaction(
-                  path, schema, spec(path, schema, create.partitioning()), properties);
+                  path, schema, spec(path, schema, create.partitioning), properties);
       txn.commitTransaction();
       return 0;
     }
-    return createAsSelect(create, path, properties);
+    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, properties);
   }
 
   private long createAsSelect(
-      DdlParser.CreateTable create, List<String> path, Map<String, String> properties)
+      SqlCreateLakeTable create, String querySql, List<String> path, Map<String, String> properties)
       throws SQLException {
     List<List<String>> createdFolders = missingFolders(path);
     try (Statement query = connection.createStatement();
-        ResultSet rs = query.executeQuery(create.query())) {
+        ResultSet rs = query.executeQuery(querySql)) {
       ResultSet raw = connection.calciteResults(rs);
       ResultSetMetaData meta = raw.getMetaData(); // Calcite's own types, as the writer needs
       List<WritePlan.SourceType> sources = new ArrayList<>();
-      List<DdlParser.Column> columns = new ArrayList<>();
+      List<Column> columns = new ArrayList<>();
       for (int i = 1; i <= meta.getColumnCount(); i++) {
         sources.add(
             new WritePlan.SourceType(
                 calciteTypeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
         columns.add(
-            new DdlParser.Column(
+            new Column(
                 meta.getColumnLabel(i),
                 icebergType(meta, i),
                 meta.isNullable(i) == ResultSetMetaData.columnNoNulls,
                 null));
       }
-      if (!create.columns().isEmpty()) {
-        if (create.columns().size() != columns.size()) {
+      if (!create.columns.isEmpty()) {
+        if (create.columns.size() != columns.size()) {
           throw SqlErrors.of(
               FloeError.VALIDATION,
-              "the column list has " + create.columns().size() + " columns, the query " + columns.size());
+              "the column list has " + create.columns.size() + " columns, the query " + columns.size());
         }
-        columns = create.columns();
+        columns = columns(create.columns);
       }
-      Schema schema = schema(columns);
+      Schema schema = schema(columns, create.primaryKey);
       Transaction txn =
           catalog()
               .newCreateTableTransaction(
-                  path, schema, spec(path, schema, create.partitioning()), properties);
+                  path, schema, spec(path, schema, create.partitioning), properties);
       Table table = txn.table();
       String operationId = UUID.randomUUID().toString();
       AtomicInteger rows = new AtomicInteger();
@@ -166,31 +285,31 @@ public final class Ddl {
     }
   }
 
-  private void drop(DdlParser.DropTable drop) throws SQLException {
-    List<String> path = existingPath(drop.name());
+  private void drop(SqlDropLakeTable drop) throws SQLException {
+    List<String> path = existingPath(drop.name);
     if (path == null || !catalog().tableExists(path)) {
-      if (drop.ifExists()) {
+      if (drop.ifExists) {
         return;
       }
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, drop.name().toString());
+      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
     }
     checkNoPendingChange(path, "drop");
-    catalog().dropTable(path, drop.purge());
+    catalog().dropTable(path, drop.purge);
   }
 
-  private void alter(DdlParser.AlterTable alter) throws SQLException {
-    List<String> path = existingPath(alter.name());
+  private void alter(SqlAlterLakeTable alter) throws SQLException {
+    List<String> path = existingPath(alter.name);
     if (path == null || !catalog().tableExists(path)) {
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, alter.name().toString());
+      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(alter.name));
     }
     checkNoPendingChange(path, "alter");
     Table table = catalog().loadTable(path);
     UpdateSchema update = table.updateSchema();
     try {
-      switch (alter.action()) {
-        case "add":
+      switch (alter.action) {
+        case ADD_COLUMN:
           {
-            DdlParser.Column column = alter.column();
+            Column column = column(alter.column);
             Type type = TypeUtil.assignFreshIds(column.type(), new AtomicInteger(1000)::incrementAndGet);
             if (column.required()) {
               throw SqlErrors.of(
@@ -203,19 +322,19 @@ public final class Ddl {
             update.addColumn(column.name(), type, column.comment());
             break;
           }
-        case "drop":
-          update.deleteColumn(column(table, alter.oldName()));
+        case DROP_COLUMN:
+          update.deleteColumn(column(table, name(alter.target)));
           break;
-        case "rename":
-          update.renameColumn(column(table, alter.oldName()), alter.newName());
+        case RENAME_COLUMN:
+          update.renameColumn(column(table, name(alter.target)), name(alter.newName));
           break;
         default:
           {
-            Type type = alter.column().type();
+            Type type = alter.type;
             if (!type.isPrimitiveType()) {
               throw SqlErrors.of(FloeError.NOT_SUPPORTED, "changing a column to a nested type");
             }
-            update.updateColumn(column(table, alter.oldName()), type.asPrimitiveType());
+            update.updateColumn(column(table, name(alter.target)), type.asPrimitiveType());
           }
       }
       update.commit();
@@ -247,25 +366,75 @@ public final class Ddl {
     }
   }
 
-  /** A schema from column definitions, with fresh field ids. */
-  private static Schema schema(List<DdlParser.Column> columns) {
+  /** A column to create: its name as stored, its type, whether it is required, its comment. */
+  private record Column(String name, Type type, boolean required, String comment) {}
+
+  /** A column definition as Floe creates it: an unquoted name in lower case. */
+  private static Column column(ColumnDef def) {
+    return new Column(name(def.name()), def.type(), def.notNull() || def.primaryKey(), def.comment());
+  }
+
+  private static List<Column> columns(List<ColumnDef> defs) {
+    List<Column> columns = new ArrayList<>();
+    for (ColumnDef def : defs) {
+      columns.add(column(def));
+    }
+    return columns;
+  }
+
+  /** A column name as written: quoted exactly, unquoted in lower case. */
+  private static String name(SqlIdentifier id) {
+    String name = id.getSimple();
+    return id.isComponentQuoted(0) ? name : name.toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A schema from column definitions, with fresh field ids; the PRIMARY KEY columns are its
+   * identifier fields, and so required.
+   */
+  private static Schema schema(List<Column> columns, List<SqlIdentifier> primaryKey) {
+    List<String> key = new ArrayList<>();
+    for (SqlIdentifier id : primaryKey) {
+      String name = null;
+      for (Column column : columns) {
+        if (column.name().equals(name(id))
+            || (!id.isComponentQuoted(0) && column.name().equalsIgnoreCase(id.getSimple()))) {
+          name = column.name();
+        }
+      }
+      if (name == null) {
+        throw FloeError.COLUMN_NOT_FOUND.error(id.getSimple() + " in PRIMARY KEY");
+      }
+      if (!key.contains(name)) {
+        key.add(name);
+      }
+    }
     List<Types.NestedField> fields = new ArrayList<>();
     java.util.Set<String> names = new java.util.HashSet<>();
-    for (DdlParser.Column column : columns) {
+    for (Column column : columns) {
       if (!names.add(column.name().toLowerCase(Locale.ROOT))) {
         throw FloeError.COLUMN_EXISTS.error(
             column.name() + " (column names are matched ignoring case, so each must differ in"
                 + " more than case)");
       }
+      boolean required = column.required() || key.contains(column.name());
+      if (key.contains(column.name()) && !column.type().isPrimitiveType()) {
+        throw FloeError.NOT_SUPPORTED.error(
+            "a PRIMARY KEY column of a nested type (" + column.name() + ")");
+      }
       fields.add(
-          column.required()
+          required
               ? Types.NestedField.required(0, column.name(), column.type(), column.comment())
               : Types.NestedField.optional(0, column.name(), column.type(), column.comment()));
     }
     AtomicInteger ids = new AtomicInteger();
     Types.StructType struct =
         (Types.StructType) TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
-    return new Schema(struct.fields());
+    java.util.Set<Integer> identifiers = new java.util.LinkedHashSet<>();
+    for (String name : key) {
+      identifiers.add(struct.field(name).fieldId());
+    }
+    return new Schema(struct.fields(), identifiers);
   }
 
   /** Refuses a format version Iceberg cannot write (22023), before anything is created. */
@@ -280,7 +449,7 @@ public final class Ddl {
 
   /** The partition spec of a new table; a transform its column cannot take is 42000. */
   private static PartitionSpec spec(
-      List<String> path, Schema schema, List<DdlParser.PartitionField> fields) {
+      List<String> path, Schema schema, List<PartitionField> fields) {
     try {
       return spec(schema, fields);
     } catch (ValidationException | IllegalArgumentException e) {
@@ -289,10 +458,10 @@ public final class Ddl {
     }
   }
 
-  private static PartitionSpec spec(Schema schema, List<DdlParser.PartitionField> fields) {
+  private static PartitionSpec spec(Schema schema, List<PartitionField> fields) {
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
-    for (DdlParser.PartitionField field : fields) {
-      String column = field.column();
+    for (PartitionField field : fields) {
+      String column = name(field.column());
       if (schema.findField(column) == null) {
         Types.NestedField match = schema.caseInsensitiveFindField(column);
         if (match == null) {
@@ -334,12 +503,12 @@ public final class Ddl {
    * match them, new names as written (lower case unless quoted). An unqualified name is created in
    * the connection's current schema.
    */
-  private List<String> newTablePath(DdlParser.Name name) throws SQLException {
+  private List<String> newTablePath(SqlIdentifier name) throws SQLException {
     return names().newTable(connection.schemaPath(), parts(name));
   }
 
   /** The path of an existing table, or null, resolved as every statement resolves it. */
-  private List<String> existingPath(DdlParser.Name name) throws SQLException {
+  private List<String> existingPath(SqlIdentifier name) throws SQLException {
     return names().table(connection.schemaPath(), parts(name));
   }
 
@@ -360,12 +529,18 @@ public final class Ddl {
     return new TableNames(session().catalog());
   }
 
-  private static List<TableNames.Part> parts(DdlParser.Name name) {
+  /** The parts of a name as written, for the resolver. */
+  static List<TableNames.Part> parts(SqlIdentifier name) {
     List<TableNames.Part> parts = new ArrayList<>();
-    for (int i = 0; i < name.parts().size(); i++) {
-      parts.add(new TableNames.Part(name.parts().get(i), name.quoted().get(i)));
+    for (int i = 0; i < name.names.size(); i++) {
+      parts.add(new TableNames.Part(name.names.get(i), name.isComponentQuoted(i)));
     }
     return parts;
+  }
+
+  /** A name as written, for messages. */
+  static String display(SqlIdentifier name) {
+    return TableNames.display(parts(name));
   }
 
   private static String calciteTypeName(ResultSetMetaData meta, int column) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.spi.TableNames;
 import dev.floe.config.DriverInfo;
 import dev.floe.config.ContextLoader;
@@ -101,6 +102,8 @@ public final class FloeConnector {
     calcite.setProperty("timeZone", timeZone.getID());
     calcite.setProperty("conformance", "LENIENT");
     calcite.setProperty("materializationsEnabled", "false");
+    // Floe's grammar (Calcite's, with Floe's statements): the one parser for every statement.
+    calcite.setProperty("parserFactory", FloeParser.FACTORY_PROPERTY);
     CalciteConnection connection =
         CALCITE.connect("jdbc:calcite:", calcite).unwrap(CalciteConnection.class);
     SchemaPlus rootSchema = connection.getRootSchema();

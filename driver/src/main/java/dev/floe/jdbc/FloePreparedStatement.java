@@ -28,6 +28,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.List;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe prepared statement. Datetime parameters are handed to Calcite as the exact numbers Floe's
@@ -65,10 +66,13 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
-    if (Ddl.isDdl(sql)) {
+    SqlNode node = Ddl.parse(sql);
+    if (Ddl.isCommand(node)) {
       throw SqlErrors.of(
-          FloeError.NOT_SUPPORTED, "preparing DDL; run it with Statement.execute: " + sql);
+          FloeError.NOT_SUPPORTED,
+          "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
     }
+    Ddl.checkSupported(node);
     connection.session().beginStatement();
     try (ContextLoader ignored = ContextLoader.enter()) {
       return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe statement: DDL runs in Floe, everything else in Calcite; each statement is bounded by the
@@ -88,10 +89,18 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     closeCurrent();
     try (ContextLoader ignored = ContextLoader.enter()) {
-      if (Ddl.isDdl(sql)) {
-        updateCount = connection.ddl().execute(sql);
+      SqlNode node = Ddl.parse(sql);
+      if (Ddl.isCommand(node)) {
+        if (Ddl.isQuery(node)) {
+          current =
+              new FloeResultSet(this, CommandResults.of(connection, connection.ddl().query(node)));
+          updateCount = -1;
+          return true;
+        }
+        updateCount = connection.ddl().execute(node, sql);
         return false;
       }
+      Ddl.checkSupported(node);
       return run(() -> calcite.execute(sql));
     }
   }
@@ -212,9 +221,12 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Ddl.isDdl(sql)) {
-              throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "run DDL in a batch", sql);
+            SqlNode node = Ddl.parse(sql);
+            if (Ddl.isCommand(node)) {
+              throw SqlErrors.of(
+                  FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
             }
+            Ddl.checkSupported(node);
             if (calcite.execute(sql)) {
               throw SqlErrors.of(FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }

@@ -1,5 +1,6 @@
 package dev.floe.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -25,9 +26,21 @@ class ArchitectureTest {
             .importPackages("dev.floe");
   }
 
+  /**
+   * No cycles between packages. The generated parser and the statement nodes it builds
+   * ({@code planner.parser} and its sub-packages) are one unit by construction, so dependencies
+   * among them are not counted.
+   */
   @Test
   void packagesHaveNoCycles() {
-    slices().matching("dev.floe.(**)").should().beFreeOfCycles().check(floe);
+    slices()
+        .matching("dev.floe.(**)")
+        .should()
+        .beFreeOfCycles()
+        .ignoreDependency(
+            resideInAPackage("dev.floe.planner.parser.."),
+            resideInAPackage("dev.floe.planner.parser.."))
+        .check(floe);
   }
 
   @Test

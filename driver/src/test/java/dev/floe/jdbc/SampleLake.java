@@ -40,7 +40,7 @@ final class SampleLake {
               + " placed TIMESTAMP,"
               + " placed_utc TIMESTAMP WITH LOCAL TIME ZONE,"
               + " note VARCHAR,"
-              + " day DATE)"
+              + " \"day\" DATE)"
               + " WITH ('comment' = 'Orders of every shop')");
       s.execute(
           "CREATE TABLE sales.eu.customers ("

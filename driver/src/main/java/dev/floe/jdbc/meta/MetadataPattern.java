@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * character literal. A null pattern matches every name. Matching is exact: metadata reports names
  * as they are stored (folder names), and clients pass them back as they got them.
  */
-final class MetadataPattern {
+public final class MetadataPattern {
   /** What {@link java.sql.DatabaseMetaData#getSearchStringEscape()} reports. */
   static final String ESCAPE = "\\";
 
@@ -21,7 +21,7 @@ final class MetadataPattern {
   }
 
   /** The pattern of a JDBC argument; null (or {@code %}) matches everything. */
-  static MetadataPattern of(String pattern) {
+  public static MetadataPattern of(String pattern) {
     if (pattern == null || pattern.equals("%")) {
       return ANY;
     }
@@ -48,7 +48,7 @@ final class MetadataPattern {
   }
 
   /** Whether a name matches. */
-  boolean matches(String name) {
+  public boolean matches(String name) {
     return regex == null || regex.matcher(name).matches();
   }
 }

@@ -1,5 +1,6 @@
 package dev.floe.planner.prepare;
 
+import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.adapter.LakeTableModify;
 import dev.floe.planner.adapter.LakeSchema;
 import dev.floe.planner.adapter.SqlNames;
@@ -41,6 +42,7 @@ import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -56,6 +58,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public class LakePrepare extends CalcitePrepareImpl {
   /** Creates the preparer; one per statement preparation. */
   public LakePrepare() {}
+
+  /**
+   * Floe's grammar and parser settings ({@link FloeParser#CONFIG}): every statement Calcite
+   * prepares is parsed as Floe parses its own, with the same identifier limit.
+   */
+  @Override
+  protected SqlParser.Config parserConfig() {
+    return FloeParser.CONFIG;
+  }
 
   /**
    * As Calcite's, but a column holding a TIME finer than milliseconds (a {@code long}, see {@link

@@ -1,0 +1,924 @@
+<#--
+  Floe's productions, added to Calcite's grammar (see config.fmpp). Unquoted names are kept as
+  written here: what they mean (their case, the folder they name) is decided when the statement
+  runs, by the same rules for every statement.
+-->
+
+/** An error at a position, reported as any other parse error (42000, with line and column). */
+JAVACODE RuntimeException floeError(SqlParserPos pos, String message)
+{
+    return new CalciteContextException(message,
+        new RuntimeException(message),
+        pos.getLineNum(), pos.getColumnNum(), pos.getEndLineNum(), pos.getEndColumnNum());
+}
+
+/** A one-part name that remembers whether it was quoted ({@link SqlIdentifier#isComponentQuoted}). */
+SqlIdentifier FloeName() :
+{
+    final List<String> names = new ArrayList<String>();
+    final List<SqlParserPos> positions = new ArrayList<SqlParserPos>();
+}
+{
+    AddIdentifierSegment(names, positions) {
+        return new SqlIdentifier(names, null, positions.get(0), positions);
+    }
+}
+
+/**
+ * A name in Floe's DDL (a table, column or field name): any name, and also a reserved word written
+ * without quotes (CREATE TABLE every (dec DECIMAL, "day" DATE)), as DDL has always accepted; such
+ * a name must be quoted where a query uses it.
+ */
+SqlIdentifier FloeDdlName() :
+{
+    final SqlIdentifier id;
+}
+{
+    (
+        LOOKAHEAD({ floeReservedWord(getToken(1)) })
+        id = floeTakeWord()
+    |
+        id = FloeName()
+    )
+    { return id; }
+}
+
+/** Whether a token is a keyword spelled as a plain word, usable as a DDL name. */
+JAVACODE boolean floeReservedWord(Token t)
+{
+    if (t.kind == IDENTIFIER || t.image == null
+        || !t.image.matches("[A-Za-z][A-Za-z0-9_]*")) {
+        return false;
+    }
+    String word = t.image.toUpperCase(Locale.ROOT);
+    return !word.equals("PRIMARY") && !word.equals("CONSTRAINT")
+        && getMetadata().isKeyword(word);
+}
+
+/** Consumes the next token as an unquoted one-part name. */
+JAVACODE SqlIdentifier floeTakeWord()
+{
+    final Token t = getNextToken();
+    final SqlParserPos pos = new SqlParserPos(t.beginLine, t.beginColumn, t.endLine, t.endColumn);
+    return new SqlIdentifier(java.util.Collections.singletonList(t.image), null, pos,
+        java.util.Collections.singletonList(pos));
+}
+
+/** A table name in Floe's DDL: parts separated by dots, each a DDL name. */
+SqlIdentifier FloeDdlTableName() :
+{
+    final List<String> names = new ArrayList<String>();
+    final List<SqlParserPos> positions = new ArrayList<SqlParserPos>();
+    SqlIdentifier part;
+}
+{
+    part = FloeDdlName() {
+        names.add(part.getSimple());
+        positions.add(part.getComponentParserPosition(0));
+    }
+    (
+        <DOT> part = FloeDdlName() {
+            names.add(part.getSimple());
+            positions.add(part.getComponentParserPosition(0));
+        }
+    )*
+    { return new SqlIdentifier(names, null, SqlParserPos.sum(positions), positions); }
+}
+
+/** The position where the next token begins. */
+JAVACODE SqlParserPos floeNextPos()
+{
+    final Token t = getToken(1);
+    return new SqlParserPos(t.beginLine, t.beginColumn, t.endLine, t.endColumn);
+}
+
+/**
+ * A time travel clause after a table reference: FOR SYSTEM_TIME AS OF (Calcite's) and
+ * FOR TIMESTAMP AS OF give a SqlSnapshot whose period is the point in time; FOR VERSION AS OF
+ * and FOR SYSTEM_VERSION AS OF give a SqlSnapshot whose period is VERSION_AS_OF(version).
+ */
+SqlNode FloeSnapshot(SqlNode tableRef) :
+{
+    final Span s;
+    final SqlNode e;
+}
+{
+    { s = span(); } <FOR>
+    (
+        ( <SYSTEM_TIME> | <TIMESTAMP> ) <AS> <OF>
+        e = Expression(ExprContext.ACCEPT_NON_QUERY) {
+            return new SqlSnapshot(s.end(this), tableRef, e);
+        }
+    |
+        ( <VERSION> | <SYSTEM_VERSION> ) <AS> <OF>
+        e = Expression(ExprContext.ACCEPT_NON_QUERY) {
+            return new SqlSnapshot(s.end(this), tableRef,
+                FloeOperators.VERSION_AS_OF.createCall(e.getParserPosition(), e));
+        }
+    )
+}
+
+/** A column or table type: SQL's names, Spark's and Flink's, and nested ARRAY, MAP, ROW. */
+Type FloeType() :
+{
+    int p = -1;
+    int q = 0;
+    boolean zone = false;
+    final Type element;
+    final Type value;
+    final SqlIdentifier name;
+    final List<Types.NestedField> fields = new ArrayList<Types.NestedField>();
+    final SqlParserPos start;
+}
+{
+    { start = floeNextPos(); }
+    (
+        <BOOLEAN> { return Types.BooleanType.get(); }
+    |
+        ( <TINYINT> | <SMALLINT> | <INT> | <INTEGER> ) { return Types.IntegerType.get(); }
+    |
+        <BIGINT> { return Types.LongType.get(); }
+    |
+        <REAL> { return Types.FloatType.get(); }
+    |
+        <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+            return p > 24 ? Types.DoubleType.get() : Types.FloatType.get();
+        }
+    |
+        <DOUBLE> [ <PRECISION> ] { return Types.DoubleType.get(); }
+    |
+        ( <DECIMAL> | <NUMERIC> | <DEC> ) { p = 38; }
+        [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
+        {
+            if (p < 1 || p > 38 || q > p) {
+                throw floeError(start,
+                    "DECIMAL(" + p + ", " + q + ") is out of range: precision 1 to 38, scale 0 to precision");
+            }
+            return Types.DecimalType.of(p, q);
+        }
+    |
+        <DATE> { return Types.DateType.get(); }
+    |
+        <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
+            return Types.TimeType.get();
+        }
+    |
+        <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
+        [
+            <WITH> [ <LOCAL> ] <TIME> <ZONE> { zone = true; }
+        |
+            <WITHOUT> <TIME> <ZONE>
+        ]
+        { return floeTimestamp(p, zone); }
+    |
+        ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
+        [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
+        { return Types.StringType.get(); }
+    |
+        <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+            return p < 0 ? Types.BinaryType.get() : Types.FixedType.ofLength(p);
+        }
+    |
+        <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] { return Types.BinaryType.get(); }
+    |
+        <BLOB> { return Types.BinaryType.get(); }
+    |
+        <UUID> { return Types.UUIDType.get(); }
+    |
+        <ARRAY> <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
+    |
+        LOOKAHEAD(2)
+        <MAP> <LT> element = FloeType() <COMMA> value = FloeType() <GT> {
+            return Types.MapType.ofOptional(0, 0, element, value);
+        }
+    |
+        <ROW>
+        (
+            <LT> FloeStructFields(fields) <GT>
+        |
+            <LPAREN> FloeStructFields(fields) <RPAREN>
+        )
+        { return Types.StructType.of(fields); }
+    |
+        name = FloeName() {
+            switch (name.getSimple().toLowerCase(Locale.ROOT)) {
+            case "bool":
+                return Types.BooleanType.get();
+            case "long":
+                return Types.LongType.get();
+            case "string":
+            case "text":
+                return Types.StringType.get();
+            case "uuid":
+                return Types.UUIDType.get();
+            case "bytes":
+            case "blob":
+                return Types.BinaryType.get();
+            case "timestamp_ltz":
+            case "timestamptz":
+                zone = true;
+                break;
+            case "timestamp_ntz":
+            case "fixed":
+            case "list":
+            case "struct":
+                break;
+            default:
+                throw floeError(name.getParserPosition(),
+                    "unknown type " + name.getSimple().toUpperCase(Locale.ROOT));
+            }
+        }
+        (
+            LOOKAHEAD({ name.getSimple().equalsIgnoreCase("fixed") })
+            <LPAREN> p = UnsignedIntLiteral() <RPAREN> { return Types.FixedType.ofLength(p); }
+        |
+            LOOKAHEAD({ name.getSimple().equalsIgnoreCase("list") })
+            <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
+        |
+            LOOKAHEAD({ name.getSimple().equalsIgnoreCase("struct") })
+            <LT> FloeStructFields(fields) <GT> { return Types.StructType.of(fields); }
+        |
+            [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] { return floeTimestamp(p, zone); }
+        )
+    )
+}
+
+JAVACODE Type floeTimestamp(int precision, boolean zone)
+{
+    if (precision > 6) {
+        return zone ? Types.TimestampNanoType.withZone() : Types.TimestampNanoType.withoutZone();
+    }
+    return zone ? Types.TimestampType.withZone() : Types.TimestampType.withoutZone();
+}
+
+/** A nested field's name: unquoted names are lower-cased, as table columns are when created. */
+JAVACODE String floeFieldName(SqlIdentifier name)
+{
+    return name.isComponentQuoted(0) ? name.getSimple() : name.getSimple().toLowerCase(Locale.ROOT);
+}
+
+/** The fields of a ROW or STRUCT: {@code name [:] type [NOT NULL] [COMMENT 'doc']}, ... */
+void FloeStructFields(List<Types.NestedField> fields) :
+{
+    SqlIdentifier name;
+    Type type;
+    boolean required;
+    String doc;
+}
+{
+    name = FloeDdlName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
+    [ <NOT> <NULL> { required = true; } ]
+    [ <COMMENT> doc = SimpleStringLiteral() ]
+    {
+        fields.add(Types.NestedField.of(0, !required, floeFieldName(name), type, doc));
+    }
+    (
+        <COMMA>
+        name = FloeDdlName() [ <COLON> ] type = FloeType() { required = false; doc = null; }
+        [ <NOT> <NULL> { required = true; } ]
+        [ <COMMENT> doc = SimpleStringLiteral() ]
+        {
+            fields.add(Types.NestedField.of(0, !required, floeFieldName(name), type, doc));
+        }
+    )*
+}
+
+/**
+ * A column definition: {@code name type [NOT NULL | NULL] [PRIMARY KEY [NOT ENFORCED]]
+ * [COMMENT 'text']}, the attributes in any order.
+ */
+ColumnDef FloeColumnDef() :
+{
+    final SqlIdentifier name;
+    final Type type;
+    boolean notNull = false;
+    boolean primaryKey = false;
+    String comment = null;
+}
+{
+    name = FloeDdlName() type = FloeType()
+    (
+        <NOT> <NULL> { notNull = true; }
+    |
+        <NULL> { notNull = false; }
+    |
+        <COMMENT> comment = SimpleStringLiteral()
+    |
+        <PRIMARY> <KEY> [ LOOKAHEAD(2) <NOT> <ENFORCED> ] { primaryKey = true; }
+    )*
+    { return new ColumnDef(name, type, notNull, primaryKey, comment); }
+}
+
+/** {@code [CONSTRAINT name] PRIMARY KEY (a, b) [NOT ENFORCED]}: adds the columns to the key. */
+void FloePrimaryKey(List<SqlIdentifier> key) :
+{
+    SqlIdentifier column;
+}
+{
+    [ <CONSTRAINT> FloeDdlName() ]
+    <PRIMARY> <KEY> <LPAREN>
+    column = FloeDdlName() { key.add(column); }
+    ( <COMMA> column = FloeDdlName() { key.add(column); } )*
+    <RPAREN>
+    [ <NOT> <ENFORCED> ]
+}
+
+/**
+ * One PARTITIONED BY entry: a column (identity), or a transform of one: identity(c),
+ * bucket(n, c), truncate(n, c) (or c, n), year(c), month(c), day(c), hour(c), and the plural
+ * spellings years, months, days, hours.
+ */
+PartitionField FloePartitionField() :
+{
+    final SqlIdentifier word;
+    String transform = null;
+    SqlIdentifier column = null;
+    final SqlParserPos pos;
+    PartitionField field = null;
+}
+{
+    { pos = floeNextPos(); }
+    (
+        LOOKAHEAD(2)
+        ( <YEAR> { transform = "year"; } | <MONTH> { transform = "month"; }
+        | <DAY> { transform = "day"; } | <HOUR> { transform = "hour"; }
+        | <TRUNCATE> { transform = "truncate"; } | <IDENTITY> { transform = "identity"; } )
+        <LPAREN> field = FloePartitionArguments(pos, transform)
+    |
+        LOOKAHEAD(2)
+        ( <YEARS> { transform = "year"; } | <MONTHS> { transform = "month"; }
+        | <DAYS> { transform = "day"; } | <HOURS> { transform = "hour"; } )
+        <LPAREN> field = FloePartitionArguments(pos, transform)
+    |
+        LOOKAHEAD({ true })
+        word = FloeDdlName()
+        [
+            <LPAREN>
+            {
+                String name = word.getSimple().toLowerCase(Locale.ROOT);
+                if (word.isComponentQuoted(0)
+                    || !(name.equals("bucket") || name.equals("identity"))) {
+                    throw floeError(word.getParserPosition(),
+                        "unknown partition transform " + word.getSimple());
+                }
+            }
+            field = FloePartitionArguments(pos, name)
+        ]
+        {
+            if (field == null) {
+                field = new PartitionField("identity", word, 0);
+            }
+        }
+    )
+    { return field; }
+}
+
+/** After "transform(": the column and width, in either order, and ")". */
+PartitionField FloePartitionArguments(SqlParserPos pos, String transform) :
+{
+    SqlIdentifier column;
+    int argument = 0;
+}
+{
+    (
+        argument = UnsignedIntLiteral() <COMMA> column = FloeDdlName()
+    |
+        LOOKAHEAD({ true })
+        column = FloeDdlName() [ <COMMA> argument = UnsignedIntLiteral() ]
+    )
+    <RPAREN>
+    {
+        if ((transform.equals("bucket") || transform.equals("truncate")) && argument <= 0) {
+            throw floeError(pos, transform + " needs a width: " + transform + "(n, column)");
+        }
+        return new PartitionField(transform, column, argument);
+    }
+}
+
+/** {@code ('key' = value, ...)}: table properties; a value is a string, number, TRUE, FALSE or word. */
+void FloeProperties(Map<String, String> properties) :
+{
+}
+{
+    <LPAREN> FloeProperty(properties) ( <COMMA> FloeProperty(properties) )* <RPAREN>
+}
+
+void FloeProperty(Map<String, String> properties) :
+{
+    final String key;
+    final String value;
+    final SqlNumericLiteral n;
+    final SqlIdentifier id;
+}
+{
+    key = SimpleStringLiteral() <EQ>
+    (
+        value = SimpleStringLiteral()
+    |
+        n = UnsignedNumericLiteral() { value = n.toValue(); }
+    |
+        <TRUE> { value = "true"; }
+    |
+        <FALSE> { value = "false"; }
+    |
+        id = FloeName() { value = id.getSimple(); }
+    )
+    { properties.put(key, value); }
+}
+
+/** CREATE [OR REPLACE] TABLE ..., CREATE [UNIQUE] INDEX ... */
+SqlNode FloeCreate() :
+{
+    final Span s;
+    boolean replace = false;
+    boolean ifNotExists = false;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final List<ColumnDef> columns = new ArrayList<ColumnDef>();
+    final List<SqlIdentifier> key = new ArrayList<SqlIdentifier>();
+    final List<PartitionField> partitioning = new ArrayList<PartitionField>();
+    final Map<String, String> properties = new LinkedHashMap<String, String>();
+    ColumnDef column;
+    PartitionField field;
+    SqlNode query = null;
+    SqlParserPos queryStart = null;
+}
+{
+    <CREATE> { s = span(); }
+    [ <OR> <REPLACE> { replace = true; } ]
+    (
+        <TABLE>
+        [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+        name = FloeDdlTableName()
+        [
+            <LPAREN>
+            (
+                LOOKAHEAD(<CONSTRAINT> | <PRIMARY> <KEY>)
+                FloePrimaryKey(key)
+            |
+                LOOKAHEAD({ true })
+                column = FloeColumnDef() {
+                    columns.add(column);
+                    if (column.primaryKey()) {
+                        key.add(column.name());
+                    }
+                }
+            )
+            (
+                <COMMA>
+                (
+                    LOOKAHEAD(<CONSTRAINT> | <PRIMARY> <KEY>)
+                    FloePrimaryKey(key)
+                |
+                    LOOKAHEAD({ true })
+                    column = FloeColumnDef() {
+                        columns.add(column);
+                        if (column.primaryKey()) {
+                            key.add(column.name());
+                        }
+                    }
+                )
+            )*
+            <RPAREN>
+        ]
+        (
+            <PARTITIONED> <BY> <LPAREN>
+            field = FloePartitionField() { partitioning.add(field); }
+            ( <COMMA> field = FloePartitionField() { partitioning.add(field); } )*
+            <RPAREN>
+        |
+            ( <WITH> | <TBLPROPERTIES> ) FloeProperties(properties)
+        )*
+        [
+            <AS> { queryStart = floeNextPos(); }
+            query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+        ]
+        {
+            if (columns.isEmpty() && query == null) {
+                throw floeError(s.end(this), "a table needs columns or AS query");
+            }
+            return new SqlCreateLakeTable(s.end(this), name, replace, ifNotExists, columns, key,
+                partitioning, properties, query, queryStart);
+        }
+    |
+        [ <UNIQUE> ] <INDEX>
+        [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> ]
+        name = FloeDdlTableName()
+        <ON> table = FloeDdlTableName()
+        ParenthesizedSimpleIdentifierList()
+        {
+            return new SqlLakeIndex(s.end(this), true, name, table);
+        }
+    )
+}
+
+/** DROP TABLE [IF EXISTS] name [PURGE], DROP INDEX [IF EXISTS] name [ON table]. */
+SqlNode FloeDrop() :
+{
+    final Span s;
+    boolean ifExists = false;
+    boolean purge = false;
+    final SqlIdentifier name;
+    SqlIdentifier table = null;
+}
+{
+    <DROP> { s = span(); }
+    (
+        <TABLE>
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+        name = FloeDdlTableName()
+        [ <PURGE> { purge = true; } ]
+        {
+            return new SqlDropLakeTable(s.end(this), name, ifExists, purge);
+        }
+    |
+        <INDEX>
+        [ LOOKAHEAD(2) <IF> <EXISTS> ]
+        name = FloeDdlTableName()
+        [ <ON> table = FloeDdlTableName() ]
+        {
+            return new SqlLakeIndex(s.end(this), false, name, table);
+        }
+    )
+}
+
+/** TRUNCATE TABLE name. */
+SqlNode FloeTruncateTable() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <TRUNCATE> { s = span(); } <TABLE> name = FloeDdlTableName() {
+        return new SqlTruncateTable(s.end(this), name);
+    }
+}
+
+/** ALTER TABLE name followed by a column action, EXECUTE, or branch and tag DDL. */
+SqlNode FloeAlterTable() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final ColumnDef column;
+    final SqlIdentifier target;
+    final SqlIdentifier newName;
+    final Type type;
+    final SqlNode node;
+}
+{
+    <ALTER> { s = span(); } <TABLE> name = FloeDdlTableName()
+    (
+        <ADD> [ <COLUMN> ] column = FloeColumnDef() {
+            return new SqlAlterLakeTable(s.end(this), name,
+                SqlAlterLakeTable.Action.ADD_COLUMN, column, null, null, null);
+        }
+    |
+        LOOKAHEAD(3)
+        <DROP> node = FloeRefDrop(s, name) { return node; }
+    |
+        <DROP> [ <COLUMN> ] target = FloeDdlName() {
+            return new SqlAlterLakeTable(s.end(this), name,
+                SqlAlterLakeTable.Action.DROP_COLUMN, null, target, null, null);
+        }
+    |
+        <RENAME> <COLUMN> target = FloeDdlName() <TO> newName = FloeDdlName() {
+            return new SqlAlterLakeTable(s.end(this), name,
+                SqlAlterLakeTable.Action.RENAME_COLUMN, null, target, newName, null);
+        }
+    |
+        <ALTER> [ <COLUMN> ] target = FloeDdlName()
+        [ <SET> [ <DATA> ] ] <TYPE> type = FloeType() {
+            return new SqlAlterLakeTable(s.end(this), name,
+                SqlAlterLakeTable.Action.ALTER_COLUMN_TYPE, null, target, null, type);
+        }
+    |
+        node = FloeExecute(s, name) { return node; }
+    |
+        node = FloeRefCreate(s, name) { return node; }
+    )
+}
+
+/** EXECUTE procedure(arg => value, ...) [WHERE condition], after ALTER TABLE name. */
+SqlNode FloeExecute(Span s, SqlIdentifier table) :
+{
+    final SqlIdentifier procedure;
+    final List<SqlAlterTableExecute.Argument> arguments =
+        new ArrayList<SqlAlterTableExecute.Argument>();
+    SqlAlterTableExecute.Argument argument;
+    SqlNode where = null;
+}
+{
+    <EXECUTE> procedure = FloeName()
+    [
+        <LPAREN>
+        [
+            argument = FloeProcedureArgument() { arguments.add(argument); }
+            ( <COMMA> argument = FloeProcedureArgument() { arguments.add(argument); } )*
+        ]
+        <RPAREN>
+    ]
+    [ <WHERE> where = Expression(ExprContext.ACCEPT_SUB_QUERY) ]
+    {
+        return new SqlAlterTableExecute(s.end(this), table, procedure, arguments, where);
+    }
+}
+
+SqlAlterTableExecute.Argument FloeProcedureArgument() :
+{
+    SqlIdentifier name = null;
+    final SqlNode value;
+}
+{
+    [ LOOKAHEAD(2) name = FloeName() <NAMED_ARGUMENT_ASSIGNMENT> ]
+    value = Expression(ExprContext.ACCEPT_NON_QUERY)
+    { return new SqlAlterTableExecute.Argument(name, value); }
+}
+
+/** BRANCH or TAG: true for a tag. */
+boolean FloeRefKind() :
+{
+}
+{
+    <BRANCH> { return false; }
+|
+    <TAG> { return true; }
+}
+
+/** DROP BRANCH | TAG [IF EXISTS] name, after ALTER TABLE name. */
+SqlNode FloeRefDrop(Span s, SqlIdentifier table) :
+{
+    final boolean tag;
+    boolean ifExists = false;
+    final SqlIdentifier name;
+}
+{
+    tag = FloeRefKind()
+    [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+    name = FloeName()
+    {
+        return new SqlAlterTableRef(s.end(this), table, SqlAlterTableRef.Action.DROP, tag,
+            ifExists, name, null, null, null, null);
+    }
+}
+
+/**
+ * CREATE [OR REPLACE] BRANCH | TAG [IF NOT EXISTS] name and REPLACE BRANCH | TAG name, each with
+ * [AS OF VERSION v] [RETAIN n unit] [WITH SNAPSHOT RETENTION [n SNAPSHOTS] [n unit]].
+ */
+SqlNode FloeRefCreate(Span s, SqlIdentifier table) :
+{
+    SqlAlterTableRef.Action action;
+    final boolean tag;
+    boolean ifNotExists = false;
+    final SqlIdentifier name;
+    SqlNode version = null;
+    Long retain = null;
+    Integer minSnapshots = null;
+    Long maxAge = null;
+    int n;
+}
+{
+    (
+        <CREATE> { action = SqlAlterTableRef.Action.CREATE; }
+        [ <OR> <REPLACE> { action = SqlAlterTableRef.Action.CREATE_OR_REPLACE; } ]
+    |
+        <REPLACE> { action = SqlAlterTableRef.Action.REPLACE; }
+    )
+    tag = FloeRefKind()
+    [ LOOKAHEAD(2) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    name = FloeName()
+    [ <AS> <OF> <VERSION> version = UnsignedNumericLiteral() ]
+    [ <RETAIN> n = UnsignedIntLiteral() retain = FloeDurationUnit(n) ]
+    [
+        <WITH> <SNAPSHOT> <RETENTION>
+        (
+            n = UnsignedIntLiteral()
+            (
+                <SNAPSHOTS> { minSnapshots = n; }
+                [ n = UnsignedIntLiteral() maxAge = FloeDurationUnit(n) ]
+            |
+                maxAge = FloeDurationUnit(n)
+            )
+        )
+    ]
+    {
+        return new SqlAlterTableRef(s.end(this), table, action, tag, ifNotExists, name,
+            version, retain, minSnapshots, maxAge);
+    }
+}
+
+/** DAYS, HOURS or MINUTES after a count: the duration in milliseconds. */
+Long FloeDurationUnit(int n) :
+{
+}
+{
+    ( <DAYS> | <DAY> ) { return n * 86400000L; }
+|
+    ( <HOURS> | <HOUR> ) { return n * 3600000L; }
+|
+    ( <MINUTES> | <MINUTE> ) { return n * 60000L; }
+}
+
+/**
+ * SHOW SCHEMAS, SHOW TABLES [FROM | IN schema] [LIKE 'pattern'], SHOW COLUMNS FROM | IN table,
+ * SHOW CREATE TABLE table.
+ */
+SqlNode FloeShow() :
+{
+    final Span s;
+    SqlIdentifier name = null;
+    String like = null;
+}
+{
+    <SHOW> { s = span(); }
+    (
+        <SCHEMAS> {
+            return new SqlShow(s.end(this), SqlShow.What.SCHEMAS, null, null);
+        }
+    |
+        <TABLES>
+        [ ( <FROM> | <IN> ) name = FloeDdlTableName() ]
+        [ <LIKE> like = SimpleStringLiteral() ]
+        {
+            return new SqlShow(s.end(this), SqlShow.What.TABLES, name, like);
+        }
+    |
+        <COLUMNS> ( <FROM> | <IN> ) name = FloeDdlTableName() {
+            return new SqlShow(s.end(this), SqlShow.What.COLUMNS, name, null);
+        }
+    |
+        <CREATE> <TABLE> name = FloeDdlTableName() {
+            return new SqlShow(s.end(this), SqlShow.What.CREATE_TABLE, name, null);
+        }
+    )
+}
+
+/** INSERT OVERWRITE [TABLE] t [PARTITION (c = v, ...)] [(columns)] query. */
+SqlNode FloeInsertOverwrite() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    final SqlNodeList partitionColumns = new SqlNodeList(SqlParserPos.ZERO);
+    final SqlNodeList partitionValues = new SqlNodeList(SqlParserPos.ZERO);
+    SqlNodeList columns = null;
+    SqlIdentifier column;
+    SqlNode value;
+    final SqlNode query;
+}
+{
+    <INSERT> { s = span(); } <OVERWRITE> [ <TABLE> ] table = CompoundIdentifier()
+    [
+        <PARTITION> <LPAREN>
+        column = FloeName() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY) {
+            partitionColumns.add(column);
+            partitionValues.add(value);
+        }
+        (
+            <COMMA>
+            column = FloeName() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY) {
+                partitionColumns.add(column);
+                partitionValues.add(value);
+            }
+        )*
+        <RPAREN>
+    ]
+    [ LOOKAHEAD(3) columns = ParenthesizedSimpleIdentifierList() ]
+    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return new SqlInsertOverwrite(s.end(this), table, partitionColumns, partitionValues,
+            columns, query);
+    }
+}
+
+/**
+ * MERGE INTO target [[AS] alias] USING source ON condition, then any number of WHEN clauses:
+ * WHEN MATCHED [AND c] THEN UPDATE SET ... | UPDATE SET * | DELETE;
+ * WHEN NOT MATCHED [BY TARGET] [AND c] THEN INSERT [(cols)] VALUES (...) | INSERT *;
+ * WHEN NOT MATCHED BY SOURCE [AND c] THEN UPDATE SET ... | DELETE.
+ * A MERGE of Calcite's form gives Calcite's SqlMerge; any other gives a SqlMergeInto.
+ */
+SqlNode FloeMerge() :
+{
+    final Span s;
+    final SqlIdentifier target;
+    SqlIdentifier alias = null;
+    final SqlNode source;
+    final SqlNode condition;
+    final List<SqlMergeInto.Clause> clauses = new ArrayList<SqlMergeInto.Clause>();
+    SqlMergeInto.Clause clause;
+}
+{
+    <MERGE> { s = span(); } <INTO> target = CompoundTableIdentifier()
+    [ [ <AS> ] alias = FloeName() ]
+    <USING> source = TableRef()
+    <ON> condition = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    ( clause = FloeMergeClause() { clauses.add(clause); } )+
+    {
+        return floeMerge(s.end(this), target, alias, source, condition, clauses);
+    }
+}
+
+SqlMergeInto.Clause FloeMergeClause() :
+{
+    final Span s;
+    SqlMergeInto.Match match = SqlMergeInto.Match.MATCHED;
+    SqlNode condition = null;
+    SqlMergeInto.Action action;
+    SqlNodeList columns = null;
+    SqlNodeList values = null;
+    SqlIdentifier id;
+    SqlNode row;
+}
+{
+    <WHEN> { s = span(); }
+    (
+        <MATCHED>
+    |
+        <NOT> <MATCHED> { match = SqlMergeInto.Match.NOT_MATCHED_BY_TARGET; }
+        [
+            <BY>
+            (
+                <TARGET>
+            |
+                <SOURCE> { match = SqlMergeInto.Match.NOT_MATCHED_BY_SOURCE; }
+            )
+        ]
+    )
+    [ <AND> condition = Expression(ExprContext.ACCEPT_SUB_QUERY) ]
+    <THEN>
+    (
+        <UPDATE> <SET>
+        (
+            <STAR> { action = SqlMergeInto.Action.UPDATE_ALL; }
+        |
+            { action = SqlMergeInto.Action.UPDATE;
+              columns = new SqlNodeList(SqlParserPos.ZERO);
+              values = new SqlNodeList(SqlParserPos.ZERO); }
+            id = CompoundIdentifier() { columns.add(id); }
+            <EQ> AddExpression(values, ExprContext.ACCEPT_SUB_QUERY)
+            (
+                <COMMA> id = CompoundIdentifier() { columns.add(id); }
+                <EQ> AddExpression(values, ExprContext.ACCEPT_SUB_QUERY)
+            )*
+        )
+    |
+        <DELETE> { action = SqlMergeInto.Action.DELETE; }
+    |
+        <INSERT>
+        (
+            <STAR> { action = SqlMergeInto.Action.INSERT_ALL; }
+        |
+            { action = SqlMergeInto.Action.INSERT; }
+            [ LOOKAHEAD(2) columns = ParenthesizedSimpleIdentifierList() ]
+            (
+                <LPAREN> <VALUES> row = RowConstructor() <RPAREN>
+            |
+                <VALUES> row = RowConstructor()
+            )
+            { values = new SqlNodeList(((SqlCall) row).getOperandList(), row.getParserPosition()); }
+        )
+    )
+    {
+        return new SqlMergeInto.Clause(s.end(this), match, condition, action, columns, values);
+    }
+}
+
+/** Calcite's SqlMerge when the clauses fit its form, else a SqlMergeInto. */
+JAVACODE SqlNode floeMerge(SqlParserPos pos, SqlIdentifier target, SqlIdentifier alias,
+    SqlNode source, SqlNode condition, List<SqlMergeInto.Clause> clauses)
+{
+    SqlMergeInto.Clause update = null;
+    SqlMergeInto.Clause insert = null;
+    boolean calcite = clauses.size() <= 2;
+    for (int i = 0; i < clauses.size() && calcite; i++) {
+        SqlMergeInto.Clause c = clauses.get(i);
+        if (c.condition() != null) {
+            calcite = false;
+        } else if (c.match() == SqlMergeInto.Match.MATCHED
+            && c.action() == SqlMergeInto.Action.UPDATE && i == 0) {
+            update = c;
+        } else if (c.match() == SqlMergeInto.Match.NOT_MATCHED_BY_TARGET
+            && c.action() == SqlMergeInto.Action.INSERT && insert == null) {
+            insert = c;
+        } else {
+            calcite = false;
+        }
+    }
+    if (!calcite) {
+        return new SqlMergeInto(pos, target, alias, source, condition, clauses);
+    }
+    SqlUpdate updateCall = null;
+    if (update != null) {
+        updateCall = new SqlUpdate(update.pos(), target, update.columns(), update.values(),
+            null, null, alias);
+    }
+    SqlInsert insertCall = null;
+    if (insert != null) {
+        SqlNode row = SqlStdOperatorTable.ROW.createCall(insert.values().getParserPosition(),
+            insert.values().getList());
+        SqlNode values = SqlStdOperatorTable.VALUES.createCall(insert.pos(), row);
+        insertCall = new SqlInsert(insert.pos(), new SqlNodeList(SqlParserPos.ZERO), target,
+            values, insert.columns());
+    }
+    return new SqlMerge(pos, target, condition, source, updateCall, insertCall, null, alias);
+}

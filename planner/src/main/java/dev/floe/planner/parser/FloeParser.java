@@ -1,0 +1,187 @@
+package dev.floe.planner.parser;
+
+import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
+import dev.floe.planner.spi.TableNames;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+
+/**
+ * Floe's one SQL parser: Calcite's grammar with Floe's statements ({@link FloeSqlParserImpl},
+ * generated at build time). Queries and DML prepared by Calcite and Floe's own statements are
+ * parsed with the same {@link #CONFIG}, so keywords, quoting, identifier rules and error
+ * positions are the same for every statement.
+ */
+public final class FloeParser {
+  private FloeParser() {}
+
+  /**
+   * The longest name (a table, column or schema name part) a statement may use, in characters:
+   * the resolver's one limit.
+   */
+  public static final int IDENTIFIER_MAX_LENGTH = TableNames.MAX_LENGTH;
+
+  /** The parser configuration every statement is parsed with. */
+  public static final SqlParser.Config CONFIG =
+      SqlParser.config()
+          .withParserFactory(FloeSqlParserImpl.FACTORY)
+          .withQuoting(Quoting.DOUBLE_QUOTE)
+          .withUnquotedCasing(Casing.UNCHANGED)
+          .withQuotedCasing(Casing.UNCHANGED)
+          .withCaseSensitive(false)
+          .withConformance(SqlConformanceEnum.LENIENT)
+          .withIdentifierMaxLength(IDENTIFIER_MAX_LENGTH);
+
+  /** The value of Calcite's {@code parserFactory} connection property for this parser. */
+  public static final String FACTORY_PROPERTY = FloeSqlParserImpl.class.getName() + "#FACTORY";
+
+  private static final int EXPECTED_SHOWN = 12;
+
+  private static final Pattern QUOTED_CONTROL = Pattern.compile("\"[^\"]*\\p{Cntrl}[^\"]*\"");
+
+  private static final Pattern TOO_LONG =
+      Pattern.compile("^Length of identifier '(.*)' must be less than or equal to", Pattern.DOTALL);
+
+  /** JavaCC's {@code Encountered " "KIND" "image "" at}: the image is what the user wrote. */
+  private static final Pattern ENCOUNTERED = Pattern.compile("^Encountered \" \\S+ \"(.*?) \"\"");
+
+  /**
+   * Parses one statement; a trailing semicolon is allowed.
+   *
+   * @throws FloeException 42000 with the line, column and expected tokens
+   */
+  public static SqlNode parse(String sql) {
+    SqlNodeList list;
+    try {
+      list = SqlParser.create(sql, CONFIG).parseStmtList();
+    } catch (SqlParseException e) {
+      // Calcite's lexer ends a quoted name at a line break: the parser stops at its opening quote.
+      Matcher control = QUOTED_CONTROL.matcher(sql);
+      SqlParserPos pos = e.getPos();
+      int at = pos == null ? -1 : offset(sql, pos.getLineNum(), pos.getColumnNum());
+      if (at >= 0 && at < sql.length() && control.region(at, sql.length()).lookingAt()) {
+        throw FloeError.INVALID_NAME.error(
+            e, control.group(), "it holds control characters, which names cannot");
+      }
+      throw syntaxError(e);
+    }
+    if (list.size() != 1) {
+      throw FloeError.SYNTAX.error(
+          list.isEmpty()
+              ? "the text holds no statement"
+              : "the text holds " + list.size() + " statements; run them one at a time");
+    }
+    return list.get(0);
+  }
+
+  /** The 42000 error for a parse failure, with its position and the tokens that could follow. */
+  public static FloeException syntaxError(SqlParseException e) {
+    Matcher tooLong = TOO_LONG.matcher(String.valueOf(e.getMessage()));
+    if (tooLong.find()) {
+      // A name over the one limit is a name Floe refuses, as the resolver refuses it.
+      return FloeError.INVALID_NAME.error(
+          e,
+          tooLong.group(1),
+          "a name is at most " + IDENTIFIER_MAX_LENGTH + " characters, the SQL parser's limit");
+    }
+    return FloeError.SYNTAX.error(e, message(e));
+  }
+
+  /**
+   * What went wrong, where, and what was expected: {@code Encountered "x" at line 1, column 8;
+   * expected one of: FROM, WHERE, ...}.
+   */
+  public static String message(SqlParseException e) {
+    String first = ENCOUNTERED.matcher(firstLine(e.getMessage())).replaceFirst("Encountered \"$1\"");
+    SqlParserPos pos = e.getPos();
+    String where =
+        pos == null ? "" : " at line " + pos.getLineNum() + ", column " + pos.getColumnNum();
+    if (first.startsWith("Non-query expression encountered in illegal context")) {
+      return "the text is not a statement"
+          + where
+          + "; expected a statement: SELECT, VALUES, WITH, INSERT, UPDATE, DELETE, MERGE, CREATE,"
+          + " DROP, ALTER, TRUNCATE, SHOW, DESCRIBE, EXPLAIN";
+    }
+    if (first.startsWith("Encountered") || first.startsWith("Incorrect syntax")) {
+      // Calcite's own text already names the position.
+      where = "";
+      if (first.endsWith(".")) {
+        first = first.substring(0, first.length() - 1);
+      }
+    } else if (pos != null && first.contains(where.trim())) {
+      where = "";
+    }
+    String expected = expected(e);
+    return first + where + (expected.isEmpty() ? "" : "; expected one of: " + expected);
+  }
+
+  private static String expected(SqlParseException e) {
+    Collection<String> names = e.getExpectedTokenNames();
+    if (names == null || names.isEmpty()) {
+      return "";
+    }
+    List<String> shown = new ArrayList<>();
+    for (String name : names) {
+      String token = name;
+      if (token.length() > 2 && token.startsWith("\"") && token.endsWith("\"")) {
+        token = token.substring(1, token.length() - 1);
+      } else if (token.endsWith("IDENTIFIER>")) {
+        token = "a name";
+      } else if (token.startsWith("<") && token.endsWith(">")) {
+        token = token.substring(1, token.length() - 1).toLowerCase(Locale.ROOT).replace('_', ' ');
+      }
+      if (!shown.contains(token)) {
+        shown.add(token);
+      }
+    }
+    int total = shown.size();
+    String text = String.join(", ", shown.subList(0, Math.min(EXPECTED_SHOWN, total)));
+    return total > EXPECTED_SHOWN ? text + " (and " + (total - EXPECTED_SHOWN) + " more)" : text;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int newline = message.indexOf('\n');
+    return (newline < 0 ? message : message.substring(0, newline)).trim();
+  }
+
+  /**
+   * The text of a statement from a position to its end, without a trailing semicolon: the query
+   * of {@code CREATE TABLE ... AS query}.
+   */
+  public static String textFrom(String sql, SqlParserPos start) {
+    int offset = offset(sql, start.getLineNum(), start.getColumnNum());
+    String text = sql.substring(offset).trim();
+    while (text.endsWith(";")) {
+      text = text.substring(0, text.length() - 1).trim();
+    }
+    return text;
+  }
+
+  /** The character offset of a 1-based line and column. */
+  private static int offset(String sql, int line, int column) {
+    int at = 0;
+    for (int l = 1; l < line; l++) {
+      int newline = sql.indexOf('\n', at);
+      if (newline < 0) {
+        return sql.length();
+      }
+      at = newline + 1;
+    }
+    return Math.min(sql.length(), at + column - 1);
+  }
+}
