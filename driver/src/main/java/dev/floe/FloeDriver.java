@@ -2,6 +2,7 @@ package dev.floe;
 
 import dev.floe.config.DriverInfo;
 import dev.floe.config.FloeProperty;
+import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.FloeConnector;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -54,9 +55,13 @@ public final class FloeDriver implements Driver {
 
   /** {@inheritDoc} */
   @Override
-  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
     if (acceptsURL(url)) {
-      info = FloeConnector.properties(url, info);
+      try {
+        info = FloeConnector.properties(url, info);
+      } catch (RuntimeException e) {
+        throw SqlErrors.toSql(e);
+      }
     }
     FloeProperty[] all = FloeProperty.values();
     DriverPropertyInfo[] result = new DriverPropertyInfo[all.length];

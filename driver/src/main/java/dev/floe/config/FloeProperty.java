@@ -39,10 +39,19 @@ public enum FloeProperty {
       "How many data files (or row-group ranges of large files) one query reads at once, from 1 to"
           + " 1024. Default: the number of available processors."),
   /** S3 endpoint. */
-  S3_ENDPOINT("s3.endpoint", "", false, "S3 endpoint URL, for S3-compatible stores."),
+  S3_ENDPOINT(
+      "s3.endpoint",
+      "",
+      false,
+      "S3 endpoint URL, for S3-compatible stores (http://host:port); default: AWS's endpoint for"
+          + " the region."),
   /** S3 path-style addressing. */
   S3_PATH_STYLE_ACCESS(
-      "s3.path-style-access", "false", false, "true: address buckets by path, not by host name."),
+      "s3.path-style-access",
+      "false",
+      false,
+      "true: address buckets by path, not by host name (always so for an endpoint given as an IP"
+          + " address or localhost)."),
   /** S3 access key. */
   S3_ACCESS_KEY_ID("s3.access-key-id", "", true, "S3 access key id."),
   /** S3 secret key. */
@@ -50,7 +59,11 @@ public enum FloeProperty {
   /** S3 session token. */
   S3_SESSION_TOKEN("s3.session-token", "", true, "S3 session token, for temporary credentials."),
   /** AWS region. */
-  CLIENT_REGION("client.region", "", false, "AWS region of the bucket."),
+  CLIENT_REGION(
+      "client.region",
+      "",
+      false,
+      "AWS region of the bucket; default: the AWS default region provider chain, else us-east-1."),
   /** Single-writer mode on stores without conditional writes. */
   S3_SINGLE_WRITER(
       "s3.single-writer",

@@ -335,7 +335,7 @@ public final class FloeConnection extends ForwardingConnection {
     return new FloeDatabaseMetaData(new Metadata(), calcite.getMetaData());
   }
 
-  /** Valid while open and while the root folder is there. */
+  /** Valid while open and while the lake's root can be reached. */
   @Override
   public boolean isValid(int timeout) throws SQLException {
     if (timeout < 0) {
@@ -366,9 +366,10 @@ public final class FloeConnection extends ForwardingConnection {
         statement.close();
       }
       try (FloeSession.Exclusive turn = session.exclusive()) {
-        session.rollback();
+        session.close();
+      } finally {
+        calcite.close();
       }
-      calcite.close();
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }

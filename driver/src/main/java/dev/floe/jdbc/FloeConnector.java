@@ -84,8 +84,8 @@ public final class FloeConnector {
           continue;
         }
         int eq = pair.indexOf('=');
-        String key = decode(eq < 0 ? pair : pair.substring(0, eq));
-        String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+        String key = decode(eq < 0 ? pair : pair.substring(0, eq), "a property name");
+        String value = eq < 0 ? "" : decode(pair.substring(eq + 1), "property " + key);
         properties.setProperty(key, value);
       }
     }
@@ -99,16 +99,9 @@ public final class FloeConnector {
     int question = rest.indexOf('?');
     String locationText = question < 0 ? rest : rest.substring(0, question);
     LakeLocation location = LakeLocation.parse(locationText);
-    if (location.isS3()) {
-      throw SqlErrors.of(FloeError.NOT_SUPPORTED, "S3 locations in this version: " + location);
-    }
     FolderCatalog catalog;
     try {
-      catalog =
-          FolderCatalog.open(
-              location,
-              FloeProperty.CREATE.isTrue(properties),
-              FloeProperty.READ_ONLY.isTrue(properties));
+      catalog = FolderCatalog.open(location, properties);
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
     }
@@ -144,8 +137,13 @@ public final class FloeConnector {
     return new FloeConnection(connection, session, location, properties);
   }
 
-  private static String decode(String s) {
-    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+  /** Decodes a URL's percent-escapes; a bad one is named, never echoed (it may be a secret). */
+  private static String decode(String s, String what) {
+    try {
+      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw FloeError.INVALID_PROPERTY.error(what, "the URL has an invalid percent-escape in it");
+    }
   }
 
   private static ExecutorService scanPool() {

@@ -1,5 +1,6 @@
 package dev.floe.storage;
 
+import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
 import dev.floe.planner.spi.LakeCatalog;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
@@ -20,49 +22,51 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
+import org.apache.iceberg.io.FileIO;
 
 /**
- * The tables under one local root folder: every folder holding {@code metadata/} with table
- * metadata is a table named after its folder, and the folders on the way to it are schemas. Nothing
- * is cached: every call looks at the folder again. Thread-safe.
+ * The tables under one lake root, a local folder or an S3 prefix: every folder holding {@code
+ * metadata/} with table metadata is a table named after its folder, and the folders on the way to
+ * it are schemas. Nothing is cached: every call looks at the store again. Thread-safe.
  */
-public final class FolderCatalog implements LakeCatalog {
+public final class FolderCatalog implements LakeCatalog, AutoCloseable {
   private static final int MAX_DEPTH = 8;
 
   private final LakeLocation root;
-  private final Path rootPath;
-  private final LocalFileIO io;
+  private final LakeStore store;
 
+  /** The catalog of a local folder. */
   public FolderCatalog(LakeLocation root) {
-    this.root = root;
-    this.rootPath = root.localPath();
-    this.io = new LocalFileIO(new Sandbox(rootPath));
+    this(new LocalStore(root));
+  }
+
+  /** The catalog of a lake in a store. */
+  public FolderCatalog(LakeStore store) {
+    this.root = store.root();
+    this.store = store;
   }
 
   /**
-   * The catalog of a root folder that exists, or that is created when {@code create} is set.
+   * Opens the lake at a location with the connection's properties: a local folder (created when
+   * {@code create=true}), or an S3 prefix, whose bucket must exist (S3 has no folders: an empty
+   * prefix is an empty lake).
    *
-   * @throws dev.floe.error.FloeException CANNOT_OPEN when the root is missing or not a folder
+   * @throws dev.floe.error.FloeException CANNOT_OPEN when the lake cannot be opened
    */
-  public static FolderCatalog open(LakeLocation location, boolean create) {
-    return open(location, create, false);
-  }
-
-  /**
-   * As {@link #open(LakeLocation, boolean)}; a read-only connection never creates the root, even
-   * with {@code create}.
-   */
-  public static FolderCatalog open(LakeLocation location, boolean create, boolean readOnly) {
+  public static FolderCatalog open(LakeLocation location, Properties properties) {
+    if (location.isS3()) {
+      return new FolderCatalog(S3Store.open(location, properties));
+    }
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
       if (Files.exists(root)) {
         throw FloeError.CANNOT_OPEN.error(location, "it is a file, not a folder");
       }
-      if (!create) {
+      if (!FloeProperty.CREATE.isTrue(properties)) {
         throw FloeError.CANNOT_OPEN.error(
             location, "the folder does not exist (set create=true to create it)");
       }
-      if (readOnly) {
+      if (FloeProperty.READ_ONLY.isTrue(properties)) {
         throw FloeError.CANNOT_OPEN.error(
             location, "the folder does not exist, and a read-only connection creates nothing");
       }
@@ -75,14 +79,19 @@ public final class FolderCatalog implements LakeCatalog {
     return new FolderCatalog(location);
   }
 
-  /** Whether the root folder is still there. */
+  /** Whether the lake's root is still there: the folder exists, or the bucket can be listed. */
   public boolean rootExists() {
-    return Files.isDirectory(rootPath);
+    return store.isAvailable();
   }
 
   /** The root location. */
   public LakeLocation location() {
     return root;
+  }
+
+  /** The store the lake lives in. */
+  public LakeStore store() {
+    return store;
   }
 
   @Override
@@ -92,11 +101,11 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public List<String> tableNames(List<String> schemaPath) {
-    Path folder = folder(schemaPath);
+    String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
-    for (Path child : children(folder)) {
-      if (FolderTableOperations.isTable(child)) {
-        names.add(child.getFileName().toString());
+    for (String child : store.childFolders(folder)) {
+      if (store.isTable(folder + "/" + child)) {
+        names.add(child);
       }
     }
     return names;
@@ -104,14 +113,15 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public List<String> schemaNames(List<String> schemaPath) {
-    Path folder = folder(schemaPath);
+    String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
-    if (FolderTableOperations.isTable(folder)) {
+    if (store.isTable(folder)) {
       return names;
     }
-    for (Path child : children(folder)) {
-      if (!FolderTableOperations.isTable(child) && holdsTable(child, MAX_DEPTH)) {
-        names.add(child.getFileName().toString());
+    for (String child : store.childFolders(folder)) {
+      String location = folder + "/" + child;
+      if (!store.isTable(location) && holdsTable(location, MAX_DEPTH)) {
+        names.add(child);
       }
     }
     return names;
@@ -119,36 +129,17 @@ public final class FolderCatalog implements LakeCatalog {
 
   @Override
   public List<String> folderNames(List<String> path) {
-    List<String> names = new ArrayList<>();
-    for (Path child : children(folder(path))) {
-      names.add(child.getFileName().toString());
-    }
-    return names;
-  }
-
-  @Override
-  public void deleteFolder(List<String> path) {
-    if (path.isEmpty()) {
-      throw new IllegalArgumentException("Cannot delete the lake root");
-    }
-    if (!io.sandbox().contains(folder(path))) {
-      throw FloeError.OUTSIDE_LAKE.error("delete folder", folder(path), rootPath);
-    }
-    deleteTree(folder(path));
+    return store.childFolders(tableLocation(path));
   }
 
   @Override
   public boolean tableExists(List<String> path) {
-    Path folder = folder(path);
-    return io.sandbox().contains(folder) && FolderTableOperations.isTable(folder);
+    return store.isTable(tableLocation(path));
   }
 
   @Override
   public Table loadTable(List<String> path) {
-    if (!tableExists(path)) {
-      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
-    }
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     if (ops.current() == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
@@ -156,8 +147,8 @@ public final class FolderCatalog implements LakeCatalog {
   }
 
   /** The operations of the table folder at a path (which may not hold a table yet). */
-  public FolderTableOperations operations(List<String> path) {
-    return new FolderTableOperations(tableLocation(path), folder(path), io, String.join(".", path));
+  public LakeTableOperations operations(List<String> path) {
+    return store.operations(tableLocation(path));
   }
 
   @Override
@@ -166,13 +157,17 @@ public final class FolderCatalog implements LakeCatalog {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
-    if (!io.sandbox().contains(folder(path))) {
-      throw FloeError.OUTSIDE_LAKE.error(
-          "create table " + String.join(".", path), folder(path), rootPath);
+    if (store instanceof LocalStore) {
+      Sandbox sandbox = ((LocalStore) store).io().sandbox();
+      Path folder = LocalFileIO.toPath(tableLocation(path));
+      if (!sandbox.contains(folder)) {
+        throw FloeError.OUTSIDE_LAKE.error(
+            "create table " + String.join(".", path), folder, sandbox.root());
+      }
+      sandbox.checkProperties("create table " + String.join(".", path), properties);
     }
-    io.sandbox().checkProperties("create table " + String.join(".", path), properties);
     TablePropertyRules.check(properties);
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     TableMetadata metadata =
         TableMetadata.newTableMetadata(
             schema, spec, SortOrder.unsorted(), tableLocation(path), properties);
@@ -194,18 +189,22 @@ public final class FolderCatalog implements LakeCatalog {
     if (!tableExists(path)) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
-    FolderTableOperations ops = operations(path);
+    LakeTableOperations ops = operations(path);
     TableMetadata metadata = ops.current();
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
     List<String> left = List.of();
     if (purge) {
-      SandboxedDeletes deletes = new SandboxedDeletes(io);
-      CatalogUtil.dropTableData(deletes, metadata);
-      left = deletes.left();
+      if (store instanceof LocalStore) {
+        SandboxedDeletes deletes = new SandboxedDeletes(((LocalStore) store).io());
+        CatalogUtil.dropTableData(deletes, metadata);
+        left = deletes.left();
+      } else {
+        CatalogUtil.dropTableData(store.io(), metadata);
+      }
     }
-    deleteTree(ops.folder());
+    store.deleteTree(tableLocation(path));
     return left;
   }
 
@@ -219,11 +218,24 @@ public final class FolderCatalog implements LakeCatalog {
   }
 
   /** The FileIO of this catalog's tables. */
-  public LocalFileIO io() {
-    return io;
+  public FileIO io() {
+    return store.io();
   }
 
-  /** Deletes a folder and everything in it. */
+  @Override
+  public void deleteFolder(List<String> path) {
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("Cannot delete the lake root");
+    }
+    store.deleteTree(tableLocation(path));
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** Deletes a local folder and everything in it. */
   public static void deleteTree(Path folder) {
     if (!Files.exists(folder)) {
       return;
@@ -239,14 +251,6 @@ public final class FolderCatalog implements LakeCatalog {
 
   private String describe(List<String> path) {
     return String.join(".", path) + " at " + tableLocation(path);
-  }
-
-  private Path folder(List<String> path) {
-    Path folder = rootPath;
-    for (String name : checkNames(path)) {
-      folder = folder.resolve(name);
-    }
-    return folder;
   }
 
   /** Refuses names that would leave the root. */
@@ -266,32 +270,13 @@ public final class FolderCatalog implements LakeCatalog {
     return path;
   }
 
-  /**
-   * The folders in a folder that may hold tables or schemas: hidden folders, unreadable ones and
-   * symbolic links leading out of the root are skipped, so no folder a statement does not need can
-   * make it fail.
-   */
-  private List<Path> children(Path folder) {
-    if (!Files.isDirectory(folder) || !io.sandbox().contains(folder)) {
-      return List.of();
-    }
-    try (Stream<Path> list = Files.list(folder)) {
-      return list.filter(p -> !p.getFileName().toString().startsWith("."))
-          .filter(Files::isDirectory)
-          .filter(p -> !Files.isSymbolicLink(p) || io.sandbox().contains(p))
-          .sorted()
-          .toList();
-    } catch (IOException | UncheckedIOException | SecurityException e) {
-      return List.of();
-    }
-  }
-
-  private boolean holdsTable(Path folder, int depth) {
+  private boolean holdsTable(String folder, int depth) {
     if (depth <= 0) {
       return false;
     }
-    for (Path child : children(folder)) {
-      if (FolderTableOperations.isTable(child) || holdsTable(child, depth - 1)) {
+    for (String child : store.childFolders(folder)) {
+      String location = folder + "/" + child;
+      if (store.isTable(location) || holdsTable(location, depth - 1)) {
         return true;
       }
     }

@@ -37,15 +37,8 @@ public final class LakeLocation {
     }
     String s = text.trim();
     String lower = s.toLowerCase(Locale.ROOT);
-    if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
-      String rest = s.substring(s.indexOf("://") + 3);
-      while (rest.endsWith("/")) {
-        rest = rest.substring(0, rest.length() - 1);
-      }
-      if (rest.isEmpty() || rest.startsWith("/")) {
-        throw FloeError.CANNOT_OPEN.error(text, "an S3 location needs a bucket");
-      }
-      return new LakeLocation("s3", rest);
+    if (lower.startsWith("s3://") || lower.startsWith("s3a://") || lower.startsWith("s3n://")) {
+      return s3(s);
     }
     if (lower.startsWith("file:")) {
       String rest = s.substring(5);
@@ -60,7 +53,10 @@ public final class LakeLocation {
       return local(percentDecode(rest, text));
     }
     if (hasScheme(s)) {
-      throw FloeError.CANNOT_OPEN.error(text, "unknown scheme; use a path, file: or s3://");
+      // A location with user information (user:secret@host) is not echoed.
+      throw FloeError.CANNOT_OPEN.error(
+          s.contains("@") ? s.substring(0, s.indexOf(':')) + "://..." : text,
+          "unknown scheme; use a path, file: or s3://");
     }
     return local(s);
   }
@@ -108,6 +104,45 @@ public final class LakeLocation {
   @Override
   public String toString() {
     return canonical();
+  }
+
+  /**
+   * An S3 location: {@code s3://bucket/prefix}, also spelt {@code s3a://} or {@code s3n://} as
+   * Hadoop writes it. Percent-escapes are decoded once, as in {@code file:} URIs; repeated and
+   * trailing slashes are dropped, so every key Floe writes is exact (a space stays a space).
+   * Credentials in the location ({@code user:secret@bucket}) are refused without echoing them.
+   */
+  private static LakeLocation s3(String text) {
+    String rest = text.substring(text.indexOf("://") + 3);
+    int slash = rest.indexOf('/');
+    String bucket = slash < 0 ? rest : rest.substring(0, slash);
+    if (bucket.contains("@") || bucket.contains(":")) {
+      throw FloeError.CANNOT_OPEN.error(
+          "s3://...",
+          "credentials do not belong in the location; use s3.access-key-id and"
+              + " s3.secret-access-key, or the AWS default credential chain");
+    }
+    if (bucket.isEmpty()) {
+      throw FloeError.CANNOT_OPEN.error("s3://", "an S3 location needs a bucket");
+    }
+    if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
+      // Not echoed: whatever was typed there might be a secret.
+      throw FloeError.CANNOT_OPEN.error(
+          "s3://...", "the bucket name is not valid (3 to 63 of a-z, 0-9, '.' and '-')");
+    }
+    String label = "s3://" + bucket + "/...";
+    String prefix = slash < 0 ? "" : percentDecode(rest.substring(slash + 1), label);
+    StringBuilder path = new StringBuilder(bucket);
+    for (String part : prefix.split("/")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      if (part.equals(".") || part.equals("..")) {
+        throw FloeError.CANNOT_OPEN.error(label, "an S3 prefix has no '.' or '..' segments");
+      }
+      path.append('/').append(part);
+    }
+    return new LakeLocation("s3", path.toString());
   }
 
   /** A local path: Windows drive paths in either slash style, absolute or relative POSIX paths. */

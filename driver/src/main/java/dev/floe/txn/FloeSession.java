@@ -9,7 +9,7 @@ import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.write.BatchingSession;
 import dev.floe.planner.write.InsertBatch;
 import dev.floe.storage.FolderCatalog;
-import dev.floe.storage.FolderTableOperations;
+import dev.floe.storage.LakeTableOperations;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +85,7 @@ public final class FloeSession implements BatchingSession {
   /** A table in the transaction: its pinned base and what the transaction changed. */
   private static final class TableState {
     final List<String> path;
-    final FolderTableOperations ops;
+    final LakeTableOperations ops;
     final Table base;
     final TableMetadata baseMetadata;
     final Long baseSnapshotId;
@@ -96,7 +96,7 @@ public final class FloeSession implements BatchingSession {
     final List<String> orphans = new ArrayList<>();
     final List<PublishOperations> publishing = new ArrayList<>();
 
-    TableState(List<String> path, FolderTableOperations ops) {
+    TableState(List<String> path, LakeTableOperations ops) {
       this.path = path;
       this.ops = ops;
       this.baseMetadata = ops.current();
@@ -135,7 +135,7 @@ public final class FloeSession implements BatchingSession {
     List<String> key = List.copyOf(path);
     TableState state = tables.get(key);
     if (state == null) {
-      FolderTableOperations ops = catalog.operations(key);
+      LakeTableOperations ops = catalog.operations(key);
       if (ops.current() == null) {
         throw FloeError.TABLE_NOT_FOUND.error(String.join(".", key) + " at " + ops.location());
       }
@@ -150,6 +150,7 @@ public final class FloeSession implements BatchingSession {
     if (readOnly) {
       throw FloeError.READ_ONLY.error("change " + String.join(".", path));
     }
+    catalog.store().checkCanCommit();
   }
 
   @Override
@@ -346,7 +347,7 @@ public final class FloeSession implements BatchingSession {
    * Iceberg's validations against everything committed since the work's base snapshot.
    */
   private Transaction prepare(TableState state) {
-    FolderTableOperations ops = catalog.operations(state.path);
+    LakeTableOperations ops = catalog.operations(state.path);
     if (ops.current() == null) {
       throw FloeError.COMMIT_CONFLICT.error(state.name(), "the table was dropped meanwhile");
     }
@@ -400,6 +401,15 @@ public final class FloeSession implements BatchingSession {
       discardFiles(state);
     }
     tables.clear();
+  }
+
+  /** Ends the session: discards pending work and its files, then releases the store's client. */
+  public void close() {
+    try {
+      rollback();
+    } finally {
+      catalog.close();
+    }
   }
 
   /** Forgets pins; only legal when nothing is pending. */

@@ -64,7 +64,7 @@ class FolderTableOperationsTest {
     setProperty(table, "a", "1");
     setProperty(table, "b", "2");
     Files.writeString(root.resolve("t/metadata/version-hint.text"), "1\n");
-    FolderTableOperations ops = catalog().operations(List.of("t"));
+    LakeTableOperations ops = catalog().operations(List.of("t"));
     assertThat(ops.version()).isEqualTo(3);
     assertThat(ops.current().properties()).containsEntry("b", "2");
   }
@@ -76,7 +76,7 @@ class FolderTableOperationsTest {
       setProperty(table, "k", Integer.toString(i));
     }
     Files.delete(root.resolve("t/metadata/version-hint.text"));
-    FolderTableOperations ops = catalog().operations(List.of("t"));
+    LakeTableOperations ops = catalog().operations(List.of("t"));
     assertThat(ops.version()).isEqualTo(11); // v11 > v9, not the last in name order
     assertThat(ops.current().properties()).containsEntry("k", "9");
   }
@@ -93,7 +93,7 @@ class FolderTableOperationsTest {
         metadata.resolve("v2.metadata.json"),
         metadata.resolve("00002-0b3a5d7e-1f2a-4c5d-8e9f-a1b2c3d4e5f6.metadata.json"));
     Files.delete(metadata.resolve("version-hint.text"));
-    FolderTableOperations ops = catalog().operations(List.of("t"));
+    LakeTableOperations ops = catalog().operations(List.of("t"));
     assertThat(ops.version()).isEqualTo(2);
     assertThat(ops.current().properties()).containsEntry("k", "v");
   }
@@ -124,8 +124,8 @@ class FolderTableOperationsTest {
   @Test
   void aWriterWithStaleMetadataCannotReplaceAPublishedVersion() throws Exception {
     create("t");
-    FolderTableOperations first = catalog().operations(List.of("t"));
-    FolderTableOperations second = catalog().operations(List.of("t"));
+    LakeTableOperations first = catalog().operations(List.of("t"));
+    LakeTableOperations second = catalog().operations(List.of("t"));
     TableMetadata base1 = first.current();
     TableMetadata base2 = second.current();
     first.commit(base1, TableMetadata.buildFrom(base1).setProperties(Map.of("w", "1")).build());
@@ -134,7 +134,7 @@ class FolderTableOperationsTest {
                 second.commit(
                     base2, TableMetadata.buildFrom(base2).setProperties(Map.of("w", "2")).build()))
         .isInstanceOf(CommitFailedException.class);
-    FolderTableOperations reader = catalog().operations(List.of("t"));
+    LakeTableOperations reader = catalog().operations(List.of("t"));
     assertThat(reader.version()).isEqualTo(2);
     assertThat(reader.current().properties()).containsEntry("w", "1");
     try (Stream<Path> files = Files.list(root.resolve("t/metadata"))) {
@@ -169,7 +169,7 @@ class FolderTableOperationsTest {
       f.get();
     }
     pool.shutdown();
-    FolderTableOperations ops = catalog().operations(List.of("t"));
+    LakeTableOperations ops = catalog().operations(List.of("t"));
     assertThat(ops.version()).isEqualTo(1 + writers * commitsEach);
     for (int v = 1; v <= ops.version(); v++) {
       assertThat(root.resolve("t/metadata/v" + v + ".metadata.json")).isRegularFile();

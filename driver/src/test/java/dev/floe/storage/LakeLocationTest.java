@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.error.FloeException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -103,6 +104,33 @@ class LakeLocationTest {
                   .exists())
           .as(location)
           .isTrue();
+    }
+  }
+
+  @Test
+  void s3LocationsAreCanonicalAndExact() {
+    assertThat(LakeLocation.parse("s3a://bucket//my lake/").canonical())
+        .isEqualTo("s3://bucket/my lake");
+    assertThat(LakeLocation.parse("s3n://bucket/a%20b/c").canonical())
+        .isEqualTo("s3://bucket/a b/c");
+    assertThat(LakeLocation.parse("s3://bucket").resolve("t").canonical())
+        .isEqualTo("s3://bucket/t");
+    assertThat(LakeLocation.parse("S3://bucket/x").isS3()).isTrue();
+  }
+
+  @Test
+  void s3LocationsWithCredentialsOrBadBucketsAreRefusedWithoutEchoingThem() {
+    for (String bad :
+        List.of(
+            "s3://AKEY:sekrit@bucket/lake",
+            "s3://AKEY:sek/rit@bucket/lake",
+            "s3://Bad_Bucket_sekrit/lake",
+            "hdfs://AKEY:sekrit@nn/lake")) {
+      assertThatThrownBy(() -> LakeLocation.parse(bad))
+          .isInstanceOf(FloeException.class)
+          .satisfies(e -> assertThat(((FloeException) e).sqlState()).isEqualTo("08001"))
+          .satisfies(
+              e -> assertThat(e.getMessage()).doesNotContain("sekrit").doesNotContain("sek/"));
     }
   }
 }

@@ -1,0 +1,42 @@
+package dev.floe.storage;
+
+import java.util.List;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Where a lake's files live: a local folder or an S3 prefix. Folders are named by their canonical
+ * locations below the lake's root ({@code file:/data/lake/sales}, {@code s3://bucket/lake/sales});
+ * the store lists them, finds tables in them, opens a table's operations and deletes a folder's
+ * contents. Thread-safe.
+ */
+public interface LakeStore extends AutoCloseable {
+  /** The lake's root. */
+  LakeLocation root();
+
+  /** The FileIO of the lake's tables. */
+  FileIO io();
+
+  /** The names of the folders directly in a folder, without hidden ones ({@code .x}), sorted. */
+  List<String> childFolders(String folder);
+
+  /** Whether a folder holds an Iceberg table ({@code metadata/} with a version or the hint). */
+  boolean isTable(String folder);
+
+  /** The operations of the table in a folder (which may not hold a table yet). */
+  LakeTableOperations operations(String folder);
+
+  /** Whether the lake's root is there: the folder exists, or the bucket can be listed. */
+  boolean isAvailable();
+
+  /** Deletes every file in a folder and below; nothing outside it. */
+  void deleteTree(String folder);
+
+  /**
+   * Refuses when commits to this store could be lost, before anything is written: on S3, when the
+   * store does not honour conditional writes and single-writer mode is off.
+   */
+  void checkCanCommit();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,102 @@
+package dev.floe.storage;
+
+import java.net.URI;
+import java.util.Properties;
+import java.util.UUID;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+
+/**
+ * A real S3 server for tests: s3proxy with an in-memory blob store, started once per test JVM on
+ * 127.0.0.1 at a random port, AWS v4 signatures. Each test takes a fresh bucket.
+ */
+final class S3TestServer {
+  static final String ACCESS_KEY = "FLOEACCESSKEYTEST7Q2";
+  static final String SECRET_KEY = "floeSecretKey+Test/9c1e4b7d2a6f";
+
+  private static S3TestServer instance;
+
+  private final S3Proxy proxy;
+  private final TransientNio2BlobStore blobs = new TransientNio2BlobStore();
+
+  private S3TestServer() throws Exception {
+    proxy =
+        S3Proxy.builder()
+            .blobStore(blobs)
+            .endpoint(URI.create("http://127.0.0.1:0"))
+            .awsAuthentication(AuthenticationType.AWS_V4, ACCESS_KEY, SECRET_KEY)
+            .build();
+    proxy.start();
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+
+  static synchronized S3TestServer get() {
+    if (instance == null) {
+      try {
+        instance = new S3TestServer();
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot start the S3 test server", e);
+      }
+      S3TestServer started = instance;
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      started.proxy.stop();
+                    } catch (Exception ignored) {
+                      // the JVM is ending
+                    }
+                  }));
+    }
+    return instance;
+  }
+
+  String endpoint() {
+    return "http://127.0.0.1:" + proxy.getPort();
+  }
+
+  /** A new, empty bucket. */
+  String newBucket() {
+    String bucket = "b" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+    blobs.createContainer(bucket);
+    return bucket;
+  }
+
+  /** Connection properties for this server with the right credentials. */
+  Properties properties() {
+    Properties p = new Properties();
+    p.setProperty("s3.endpoint", endpoint());
+    p.setProperty("s3.access-key-id", ACCESS_KEY);
+    p.setProperty("s3.secret-access-key", SECRET_KEY);
+    p.setProperty("client.region", "us-east-1");
+    return p;
+  }
+
+  /** Whether an object exists, asked of the blob store directly. */
+  boolean exists(String bucket, String key) {
+    return blobs.blobExists(bucket, key);
+  }
+
+  /** Every key in a bucket. */
+  java.util.List<String> keys(String bucket) {
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    String token = null;
+    do {
+      var response =
+          blobs.list(
+              software.amazon.awssdk.services.s3.model.ListObjectsV2Request.builder()
+                  .bucket(bucket)
+                  .continuationToken(token)
+                  .build());
+      response.contents().forEach(o -> keys.add(o.key()));
+      token = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
+    } while (token != null);
+    java.util.Collections.sort(keys);
+    return keys;
+  }
+}
