@@ -183,7 +183,11 @@ class ShadedJarTest {
               });
       assertThatThrownBy(() -> s.execute("SELECT * FROM sales.orders FOR VERSION AS OF 1"))
           .isInstanceOfSatisfying(
-              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42S02");
+                assertThat(e.getMessage()).contains("snapshot");
+              });
     }
   }
 

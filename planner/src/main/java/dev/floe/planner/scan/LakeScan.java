@@ -243,7 +243,13 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     Table table = pinned.table();
     TableScan scan = target.scan().filter(filter);
     Snapshot snapshot = table.snapshot(target.snapshotId());
-    if (snapshot.dataManifests(table.io()).size() <= SERIAL_PLANNING_MANIFESTS) {
+    int manifests;
+    try {
+      manifests = snapshot.dataManifests(table.io()).size();
+    } catch (RuntimeException e) {
+      throw Failures.translate(e, pinned.name()); // a missing or damaged manifest list: 58030
+    }
+    if (manifests <= SERIAL_PLANNING_MANIFESTS) {
       // Iceberg reads several manifests on its worker pool, and the planning thread polls for
       // their entries every 10 ms: for a few small manifests that wait is the whole cost.
       scan = scan.planWith(MoreExecutors.newDirectExecutorService());
