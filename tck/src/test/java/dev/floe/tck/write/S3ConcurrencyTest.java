@@ -82,7 +82,11 @@ class S3ConcurrencyTest {
     try (FaultProxy counter = new FaultProxy(server.port())) {
       String url = server.url(bucket, "lake", counter.endpoint());
       try (Connection c = DriverManager.getConnection(url)) {
-        update(c, "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)");
+        update(
+            c,
+            "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)"
+                // Keep every metadata version: the test checks that they are contiguous.
+                + " WITH ('write.metadata.delete-after-commit.enabled' = 'false')");
       }
       int threads = 8;
       int processes = 4;
@@ -193,7 +197,11 @@ class S3ConcurrencyTest {
     try (FaultProxy proxy = new FaultProxy(server.port())) {
       String url = server.url(bucket, "lake", proxy.endpoint());
       try (Connection c = DriverManager.getConnection(url)) {
-        update(c, "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)");
+        update(
+            c,
+            "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)"
+                // Keep every metadata version: the test checks that they are contiguous.
+                + " WITH ('write.metadata.delete-after-commit.enabled' = 'false')");
       }
       Map<String, AtomicInteger> faultsPerRequest = new java.util.concurrent.ConcurrentHashMap<>();
       AtomicInteger sequence = new AtomicInteger();

@@ -43,7 +43,11 @@ class WriteConcurrencyTest {
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void eightWriterThreadsAppendingAtOnceLoseNoCommit() throws Exception {
     Path lake = lake();
-    Sql.run(lake, "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)");
+    Sql.run(
+        lake,
+        "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)"
+            // Keep every metadata version: the test checks that they are contiguous.
+            + " WITH ('write.metadata.delete-after-commit.enabled' = 'false')");
     int writers = 8;
     int commits = 25;
     CyclicBarrier start = new CyclicBarrier(writers);
@@ -90,7 +94,11 @@ class WriteConcurrencyTest {
   void fourWriterProcessesAppendingAtOnceLoseNoCommit() throws Exception {
     Path lake = lake();
     Path control = Files.createDirectories(sandbox.resolve("control"));
-    Sql.run(lake, "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)");
+    Sql.run(
+        lake,
+        "CREATE TABLE t (writer INT NOT NULL, seq INT NOT NULL)"
+            // Keep every metadata version: the test checks that they are contiguous.
+            + " WITH ('write.metadata.delete-after-commit.enabled' = 'false')");
     int writers = 4;
     int commits = 25;
     List<ChildJvm> children = new ArrayList<>();
