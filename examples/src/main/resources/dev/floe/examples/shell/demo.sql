@@ -7,8 +7,8 @@ GROUP BY c.name, c.country
 ORDER BY revenue DESC
 LIMIT 5;
 -- 2. Partition pruning: orders is partitioned by month(order_date). The filter reaches the
---    Iceberg scan (filter=... below; dates show as days since 1970), and Iceberg reads only
---    the files of March.
+--    Iceberg scan (filter=... below), and Iceberg reads only the files of March
+--    (dataFiles=[k of n]).
 !set outputFormat vertical
 EXPLAIN PLAN FOR
 SELECT COUNT(*) AS march_orders FROM orders
