@@ -165,6 +165,15 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
             "create table " + String.join(".", path), folder, sandbox.root());
       }
       sandbox.checkProperties("create table " + String.join(".", path), properties);
+    } else {
+      // An object store has no sandbox of its own: paths must lie under the lake's prefix.
+      for (String key : Sandbox.PATH_PROPERTIES) {
+        String value = properties.get(key);
+        if (value != null && !value.equals(root()) && !value.startsWith(root() + "/")) {
+          throw FloeError.OUTSIDE_LAKE.error(
+              "create table " + String.join(".", path) + " with '" + key + "'", value, root());
+        }
+      }
     }
     TablePropertyRules.check(properties);
     LakeTableOperations ops = operations(path);

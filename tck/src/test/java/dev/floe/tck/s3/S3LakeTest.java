@@ -150,6 +150,23 @@ class S3LakeTest {
   }
 
   @Test
+  void aTableIsNeverCreatedToWriteOutsideTheLakesPrefix() throws Exception {
+    String bucket = server.newBucket();
+    try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {
+      List<String> before = server.keys(bucket);
+      assertThatThrownBy(
+              () ->
+                  update(
+                      c,
+                      "CREATE TABLE t (id INT) WITH ('write.data.path' = 's3://"
+                          + bucket
+                          + "/elsewhere')"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42602"));
+      assertThat(server.keys(bucket)).isEqualTo(before);
+    }
+  }
+
+  @Test
   void dropDeletesOnlyTheTablesObjects() throws Exception {
     String bucket = server.newBucket();
     try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {
