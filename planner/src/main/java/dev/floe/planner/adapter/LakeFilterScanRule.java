@@ -22,7 +22,8 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
                       .oneInput(
                           b1 ->
                               b1.operand(LakeTableScan.class)
-                                  .predicate(scan -> scan.spec().limit() < 0)
+                                  .predicate(
+                                      scan -> scan.spec().limit() < 0 && !scan.spec().aggregated())
                                   .noInputs()),
               config -> new LakeFilterScanRule(config)));
 

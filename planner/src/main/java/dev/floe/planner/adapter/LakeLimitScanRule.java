@@ -24,7 +24,8 @@ public final class LakeLimitScanRule extends RelRule<LakeRuleConfig> {
                       .oneInput(
                           b1 ->
                               b1.operand(LakeTableScan.class)
-                                  .predicate(scan -> scan.spec().limit() < 0)
+                                  .predicate(
+                                      scan -> scan.spec().limit() < 0 && !scan.spec().aggregated())
                                   .noInputs()),
               config -> new LakeLimitScanRule(config)));
 

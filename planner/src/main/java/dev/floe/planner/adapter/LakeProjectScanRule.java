@@ -30,7 +30,11 @@ public final class LakeProjectScanRule extends RelRule<LakeRuleConfig> {
               b0 ->
                   b0.operand(LogicalProject.class)
                       .predicate(LakeProjectScanRule::readsOnlyItsInput)
-                      .oneInput(b1 -> b1.operand(LakeTableScan.class).noInputs()),
+                      .oneInput(
+                          b1 ->
+                              b1.operand(LakeTableScan.class)
+                                  .predicate(scan -> !scan.spec().aggregated())
+                                  .noInputs()),
               config -> new LakeProjectScanRule(config)));
 
   private LakeProjectScanRule(LakeRuleConfig config) {

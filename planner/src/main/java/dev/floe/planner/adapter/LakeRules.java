@@ -16,13 +16,25 @@ public final class LakeRules {
   /** Stops the scan after the rows a LIMIT directly above it needs. */
   public static final LakeLimitScanRule LIMIT_SCAN = LakeLimitScanRule.DEFAULT;
 
-  /** Lets a scan under a plain {@code COUNT(*)} count files from their metadata. */
-  public static final LakeCountScanRule COUNT_SCAN = LakeCountScanRule.DEFAULT;
+  /** Moves an aggregate into the scan directly below it. */
+  public static final LakeAggregateScanRule AGGREGATE_SCAN = LakeAggregateScanRule.DIRECT;
+
+  /** Moves an aggregate into the scan below a project that only picks columns. */
+  public static final LakeAggregateScanRule AGGREGATE_PROJECT_SCAN =
+      LakeAggregateScanRule.THROUGH_PROJECT;
+
+  /**
+   * Calcite's rewrite of {@code AVG} and {@code SUM} into the sums and counts a scan computes, for
+   * aggregates over a scan, run before {@link #AGGREGATE_SCAN}.
+   */
+  public static final List<RelOptRule> REDUCE_AGGREGATES =
+      List.of(LakeAggregateScanRule.REDUCE, LakeAggregateScanRule.REDUCE_THROUGH_PROJECT);
 
   /** Turns a logical table modification into its Enumerable implementation. */
   public static final RelOptRule MODIFY = LakeTableModify.ENUMERABLE_RULE;
 
   /** Every rule, in an immutable list. */
   public static final List<RelOptRule> RULES =
-      List.of(FILTER_SCAN, PROJECT_SCAN, LIMIT_SCAN, COUNT_SCAN, MODIFY);
+      List.of(
+          FILTER_SCAN, PROJECT_SCAN, LIMIT_SCAN, AGGREGATE_SCAN, AGGREGATE_PROJECT_SCAN, MODIFY);
 }

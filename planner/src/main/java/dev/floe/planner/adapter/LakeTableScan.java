@@ -1,5 +1,6 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.scan.LakeAggregation;
 import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
 import dev.floe.planner.type.LakeTypes;
@@ -40,16 +41,19 @@ public final class LakeTableScan extends TableScan {
 
   private final LakeTable lakeTable;
   private final LakeScanSpec spec;
+  private final RelDataType aggregateRowType;
 
   private LakeTableScan(
       RelOptCluster cluster,
       RelTraitSet traits,
       RelOptTable table,
       LakeTable lakeTable,
-      LakeScanSpec spec) {
+      LakeScanSpec spec,
+      RelDataType aggregateRowType) {
     super(cluster, traits, List.of(), table);
     this.lakeTable = lakeTable;
     this.spec = spec;
+    this.aggregateRowType = aggregateRowType;
   }
 
   /** A scan of every column of a table. */
@@ -60,12 +64,28 @@ public final class LakeTableScan extends TableScan {
         cluster.traitSetOf(Convention.NONE),
         table,
         lake,
-        LakeScanSpec.all(lake.session(), lake.path(), columns, lake.version()));
+        LakeScanSpec.all(lake.session(), lake.path(), columns, lake.version()),
+        null);
   }
 
   /** The same scan reading with another spec. */
   public LakeTableScan withSpec(LakeScanSpec newSpec) {
-    return new LakeTableScan(getCluster(), getTraitSet(), getTable(), lakeTable, newSpec);
+    return new LakeTableScan(
+        getCluster(), getTraitSet(), getTable(), lakeTable, newSpec, aggregateRowType);
+  }
+
+  /**
+   * The same scan computing an aggregation of its rows: its rows are then the aggregate's, of type
+   * {@code rowType}.
+   */
+  public LakeTableScan aggregating(LakeAggregation aggregation, RelDataType rowType) {
+    return new LakeTableScan(
+        getCluster(),
+        getTraitSet(),
+        getTable(),
+        lakeTable,
+        spec.withAggregation(aggregation),
+        rowType);
   }
 
   /** What this scan reads. */
@@ -93,6 +113,7 @@ public final class LakeTableScan extends TableScan {
     int columnCount = spec.columns().size();
     if (!extraFields.isEmpty()
         || spec.rowIds()
+        || spec.aggregated()
         || fieldsUsed.cardinality() == getRowType().getFieldCount()) {
       return super.project(fieldsUsed, extraFields, relBuilder);
     }
@@ -111,11 +132,14 @@ public final class LakeTableScan extends TableScan {
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new LakeTableScan(getCluster(), traitSet, getTable(), lakeTable, spec);
+    return new LakeTableScan(getCluster(), traitSet, getTable(), lakeTable, spec, aggregateRowType);
   }
 
   @Override
   public RelDataType deriveRowType() {
+    if (aggregateRowType != null) {
+      return aggregateRowType;
+    }
     RelDataTypeFactory factory = getCluster().getTypeFactory();
     RelDataType full = LakeTypes.rowType(factory, schema());
     RelDataTypeFactory.Builder builder = factory.builder();
@@ -162,19 +186,47 @@ public final class LakeTableScan extends TableScan {
             .itemIf("filter", filter, spec.filtered())
             .itemIf("limit", spec.limit(), spec.limit() >= 0)
             .itemIf("rowIds", true, spec.rowIds())
-            .itemIf("countOnly", true, spec.countOnly());
+            .itemIf("aggregate", aggregateTerms(names), spec.aggregated());
     if (forPeople && snapshotId != null) {
       LakeScan.Planned planned = LakeScan.plan(spec);
       terms
           .item("dataFiles", planned.dataFiles() + " of " + planned.totalDataFiles())
           .item("deleteFiles", planned.deleteFiles() + " of " + planned.totalDeleteFiles())
           .item("estimatedRows", planned.rows());
+      if (spec.aggregated()) {
+        terms.item("fromMetadata", LakeScan.filesFromMetadata(spec) + " of " + planned.dataFiles());
+      }
     }
     return terms;
   }
 
+  /** The aggregation as text: the group columns, then each call on its column. */
+  private String aggregateTerms(List<String> names) {
+    LakeAggregation aggregation = spec.aggregation();
+    if (aggregation == null) {
+      return "";
+    }
+    List<String> groups = new ArrayList<>();
+    for (int group : aggregation.groups()) {
+      groups.add(names.get(group));
+    }
+    List<String> calls = new ArrayList<>();
+    for (LakeAggregation.Call call : aggregation.calls()) {
+      String function =
+          call.kind() == LakeAggregation.Kind.COUNT_ROWS
+              ? "COUNT"
+              : call.kind() == LakeAggregation.Kind.SUM0 ? "$SUM0" : call.kind().name();
+      calls.add(function + "(" + (call.arg() < 0 ? "*" : names.get(call.arg())) + ")");
+    }
+    return (groups.isEmpty() ? "" : "groupBy " + groups + " ") + calls;
+  }
+
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
+    if (spec.aggregated()) {
+      double rows = super.estimateRowCount(mq);
+      return spec.aggregation().groups().isEmpty() ? 1d : Math.max(1d, rows / 10);
+    }
     double rows = super.estimateRowCount(mq);
     if (spec.filtered()) {
       rows *= 0.25;

@@ -232,9 +232,9 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
 
     /**
-     * Pushes filters, projections and limits into Floe scans in a first, rule-by-rule pass, then
-     * optimizes as Calcite does. Doing the pushdown first makes it independent of the cost model's
-     * ties on small tables.
+     * Pushes filters, projections, limits and then aggregates into Floe scans in rule-by-rule
+     * passes, then optimizes as Calcite does. Doing the pushdown first makes it independent of the
+     * cost model's ties on small tables.
      */
     @Override
     protected RelRoot optimize(
@@ -249,8 +249,16 @@ public class LakePrepare extends CalcitePrepareImpl {
                       CoreRules.PROJECT_REMOVE,
                       LakeRules.FILTER_SCAN,
                       LakeRules.PROJECT_SCAN,
-                      LakeRules.LIMIT_SCAN,
-                      LakeRules.COUNT_SCAN))
+                      LakeRules.LIMIT_SCAN))
+              .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+              .addRuleCollection(LakeRules.REDUCE_AGGREGATES)
+              .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+              .addRuleCollection(
+                  List.of(
+                      CoreRules.PROJECT_REMOVE,
+                      LakeRules.PROJECT_SCAN,
+                      LakeRules.AGGREGATE_SCAN,
+                      LakeRules.AGGREGATE_PROJECT_SCAN))
               .build();
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);

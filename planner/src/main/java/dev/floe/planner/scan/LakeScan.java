@@ -148,6 +148,16 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         rows);
   }
 
+  /** How many data files an aggregating scan answers from their manifest entries, for EXPLAIN. */
+  public static long filesFromMetadata(LakeScanSpec spec) {
+    Target target = target(spec);
+    if (target.snapshotId() == null) {
+      return 0;
+    }
+    return ScanAggregation.answerableFiles(
+        spec, plan(target, spec.filter(), true), target.schema());
+  }
+
   private static long summaryCount(Snapshot snapshot, String property, long fallback) {
     String value = snapshot == null ? null : snapshot.summary().get(property);
     try {
@@ -159,6 +169,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
 
   @Override
   public Enumerator<Object[]> enumerator() {
+    if (spec.aggregated()) {
+      return new ListEnumerator(ScanAggregation.rows(root, spec));
+    }
     Target target = target(spec);
     PinnedTable pinned = target.pinned();
     if (target.snapshotId() == null) {
@@ -171,17 +184,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             .tasks(
                 target.snapshotId(),
                 spec.filter(),
-                spec.countOnly(),
-                () -> plan(target, spec.filter(), spec.countOnly()));
+                false,
+                () -> plan(target, spec.filter(), false));
     TaskReader reader =
         new TaskReader(
-            table.io(),
-            target.schema(),
-            spec.columns(),
-            spec.rowIds(),
-            new StatementDeleteCache(),
-            true,
-            spec.countOnly());
+            table.io(), target.schema(), spec.columns(), spec.rowIds(), new StatementDeleteCache());
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
@@ -238,7 +245,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
    * The file tasks of the pinned snapshot that the filter may select, in a fixed order: sorted by
    * file and start, large files split at row-group boundaries unless whole files are asked for.
    */
-  private static List<FileScanTask> plan(Target target, Expression filter, boolean wholeFiles) {
+  static List<FileScanTask> plan(Target target, Expression filter, boolean wholeFiles) {
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
     TableScan scan = target.scan().filter(filter);
@@ -262,7 +269,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       if (wholeFiles) {
-        planned.forEach(tasks::add); // whole files, which can be counted from their metadata
+        planned.forEach(tasks::add); // whole files, which metadata may answer
       } else {
         planned.forEach(task -> task.split(splitSize).forEach(tasks::add));
       }

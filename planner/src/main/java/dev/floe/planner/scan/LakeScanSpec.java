@@ -17,9 +17,8 @@ import org.apache.iceberg.expressions.Expressions;
  * @param filter the Iceberg filter; rows not matching it are not emitted
  * @param limit the most rows to emit, or -1 for all
  * @param rowIds whether two trailing values, file location and row position, follow the columns
- * @param countOnly whether only the number of rows matters (a {@code COUNT(*)} directly above): a
- *     file no delete applies to and the filter selects whole is counted from its metadata, without
- *     reading it, and its rows carry NULLs
+ * @param aggregation what the scan computes from its rows instead of emitting them (an aggregate
+ *     directly above it), or null: the scan emits its rows
  * @param version the past version to read (time travel), or null for the snapshot pinned for the
  *     statement
  */
@@ -30,7 +29,7 @@ public record LakeScanSpec(
     Expression filter,
     long limit,
     boolean rowIds,
-    boolean countOnly,
+    LakeAggregation aggregation,
     TableVersion version) {
 
   /** A spec reading every column of a table, unfiltered. */
@@ -46,34 +45,39 @@ public record LakeScanSpec(
       columns.add(i);
     }
     return new LakeScanSpec(
-        session, path, columns, Expressions.alwaysTrue(), -1, false, false, version);
+        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version);
   }
 
   /** This spec with a filter added to the one it has. */
   public LakeScanSpec withFilter(Expression more) {
     return new LakeScanSpec(
-        session, path, columns, Expressions.and(filter, more), limit, rowIds, countOnly, version);
+        session, path, columns, Expressions.and(filter, more), limit, rowIds, aggregation, version);
   }
 
   /** This spec emitting other columns. */
   public LakeScanSpec withColumns(List<Integer> newColumns) {
     return new LakeScanSpec(
-        session, path, List.copyOf(newColumns), filter, limit, rowIds, countOnly, version);
+        session, path, List.copyOf(newColumns), filter, limit, rowIds, aggregation, version);
   }
 
   /** This spec stopping after a number of rows. */
   public LakeScanSpec withLimit(long newLimit) {
-    return new LakeScanSpec(session, path, columns, filter, newLimit, rowIds, countOnly, version);
+    return new LakeScanSpec(session, path, columns, filter, newLimit, rowIds, aggregation, version);
   }
 
   /** This spec with the trailing file and position values. */
   public LakeScanSpec withRowIds() {
-    return new LakeScanSpec(session, path, columns, filter, limit, true, countOnly, version);
+    return new LakeScanSpec(session, path, columns, filter, limit, true, aggregation, version);
   }
 
-  /** This spec for a scan whose rows are only counted. */
-  public LakeScanSpec withCountOnly() {
-    return new LakeScanSpec(session, path, columns, filter, limit, rowIds, true, version);
+  /** This spec computing an aggregation of its rows instead of emitting them. */
+  public LakeScanSpec withAggregation(LakeAggregation newAggregation) {
+    return new LakeScanSpec(session, path, columns, filter, limit, rowIds, newAggregation, version);
+  }
+
+  /** Whether the scan aggregates its rows. */
+  public boolean aggregated() {
+    return aggregation != null;
   }
 
   /** Whether a filter was pushed. */

@@ -92,7 +92,7 @@ public final class ScanStats {
     }
   }
 
-  void fileCounted() {
+  void fileFromMetadata() {
     filesCounted.incrementAndGet();
   }
 
@@ -147,7 +147,7 @@ public final class ScanStats {
         + snapshotId
         + "): files opened: "
         + filesOpened.get()
-        + (filesCounted.get() > 0 ? ", files counted from metadata: " + filesCounted.get() : "")
+        + (filesCounted.get() > 0 ? ", files answered from metadata: " + filesCounted.get() : "")
         + (rowGroupsKnown ? ", row groups read: " + read : "")
         + ", row groups skipped: "
         + skipped

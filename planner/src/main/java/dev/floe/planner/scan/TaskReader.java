@@ -35,7 +35,6 @@ final class TaskReader {
   private final boolean rowIds;
   private final StatementDeleteCache deleteCache;
   private final boolean batches;
-  private final boolean countOnly;
   private ScanStats stats;
 
   TaskReader(
@@ -44,24 +43,18 @@ final class TaskReader {
       List<Integer> columns,
       boolean rowIds,
       StatementDeleteCache deleteCache) {
-    this(io, tableSchema, columns, rowIds, deleteCache, true, false);
+    this(io, tableSchema, columns, rowIds, deleteCache, true);
   }
 
-  /**
-   * As above; {@code batches} false reads every task row by row (tests compare the two), and {@code
-   * countOnly} true counts a file that needs no reading from its metadata: its rows carry NULLs,
-   * for a scan whose rows are only counted.
-   */
+  /** As above; {@code batches} false reads every task row by row (tests compare the two). */
   TaskReader(
       FileIO io,
       Schema tableSchema,
       List<Integer> columns,
       boolean rowIds,
       StatementDeleteCache deleteCache,
-      boolean batches,
-      boolean countOnly) {
+      boolean batches) {
     this.batches = batches;
-    this.countOnly = countOnly;
     this.io = io;
     this.tableSchema = tableSchema;
     this.rowIds = rowIds;
@@ -102,27 +95,22 @@ final class TaskReader {
           "Cannot read " + task.file().location() + ": only Parquet data files are supported");
     }
     Expression residual = task.residual();
-    if (countOnly && countable(task)) {
-      if (stats != null) {
-        stats.fileCounted();
-      }
-      return counted(task.file().recordCount());
-    }
     if (stats != null) {
       stats.fileOpened(task);
     }
     Schema requested = withFilterColumns(outputSchema, residual);
     LakeDeleteFilter deletes = new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
-    if (batches && !rowIds && !deletes.hasEqDeletes() && BatchReader.canRead(requested)) {
-      return new BatchedTask(task, requested, residual, deletes, constants);
+    Schema batchSchema = batchSchema(deletes, requested);
+    if (batches && !rowIds && batchSchema != null && BatchReader.canRead(batchSchema)) {
+      return new BatchedTask(task, batchSchema, residual, deletes, constants);
     }
     return rowByRow(task, residual, deletes, constants);
   }
 
   /**
-   * Reads a task with Iceberg's row reader, which handles every type and every kind of delete:
-   * equality deletes need whole rows.
+   * Reads a task with Iceberg's row reader, which handles every type and every kind of delete: for
+   * files with columns the batch reader does not decode, and for DELETE and UPDATE (row ids).
    */
   private CloseableIterable<Object[]> rowByRow(
       FileScanTask task, Expression residual, LakeDeleteFilter deletes, Map<Integer, ?> constants) {
@@ -167,62 +155,121 @@ final class TaskReader {
         });
   }
 
-  /** Whether the manifest's record count is the task's row count: a whole file, every row. */
-  private static boolean countable(FileScanTask task) {
-    return task.deletes().isEmpty()
-        && isTrue(task.residual())
-        && task.start() == 0
-        && task.length() == task.file().fileSizeInBytes();
+  /**
+   * Receives the live rows of a task: column batches where the file decodes in batches, else rows.
+   */
+  interface RowSink {
+    /**
+     * Rows {@code rows[0..count)} of a batch, or rows {@code 0..count)} when {@code rows} is null;
+     * {@code columns[i]} holds the values of the scan's column {@code i}.
+     */
+    void batch(Object[][] columns, int[] rows, int count);
+
+    /** One row, in the scan's column order. */
+    void row(Object[] row);
   }
 
   /**
-   * {@code rows} rows, all one row of placeholders: a count-only scan never looks at values, but
-   * Calcite's generated code still unboxes those of NOT NULL columns, so numbers get a zero.
+   * Reads a task's live rows (deletes and the residual filter applied) into {@code sink} in file
+   * order, a column batch at a time where the batch reader decodes the file, so that no row becomes
+   * an array; {@code afterBatch} runs after each batch (every 4096 rows read row by row).
    */
-  private CloseableIterable<Object[]> counted(long rows) {
-    Object[] empty = new Object[outputFieldIds.length];
-    for (int i = 0; i < empty.length; i++) {
-      empty[i] = placeholder(tableSchema.findType(outputFieldIds[i]));
+  void read(FileScanTask task, RowSink sink, Runnable afterBatch) throws java.io.IOException {
+    if (task.file().format() != FileFormat.PARQUET) {
+      throw new UnsupportedOperationException(
+          "Cannot read " + task.file().location() + ": only Parquet data files are supported");
     }
-    return CloseableIterable.withNoopClose(
-        () ->
-            new java.util.Iterator<Object[]>() {
-              private long left = rows;
-
-              @Override
-              public boolean hasNext() {
-                return left > 0;
-              }
-
-              @Override
-              public Object[] next() {
-                if (left <= 0) {
-                  throw new java.util.NoSuchElementException();
-                }
-                left--;
-                return empty;
-              }
-            });
+    if (stats != null) {
+      stats.fileOpened(task);
+    }
+    Expression residual = task.residual();
+    Schema requested = withFilterColumns(outputSchema, residual);
+    LakeDeleteFilter deletes = new LakeDeleteFilter(task, tableSchema, requested, io, deleteCache);
+    Map<Integer, ?> constants = PartitionUtil.constantsMap(task);
+    Schema batchSchema = batchSchema(deletes, requested);
+    if (batches
+        && !rowIds
+        && batchSchema != null
+        && BatchReader.canRead(batchSchema)
+        && readBatches(task, batchSchema, residual, deletes, constants, sink, afterBatch)) {
+      return;
+    }
+    try (CloseableIterable<Object[]> rows = rowByRow(task, residual, deletes, constants)) {
+      int read = 0;
+      for (Object[] row : rows) {
+        sink.row(row);
+        if ((++read & 4095) == 0) {
+          afterBatch.run();
+        }
+      }
+    }
   }
 
-  private static Object placeholder(org.apache.iceberg.types.Type type) {
-    switch (type.typeId()) {
-      case BOOLEAN:
-        return Boolean.FALSE;
-      case INTEGER:
-      case DATE:
-        return 0;
-      case LONG:
-      case TIME:
-      case TIMESTAMP:
-      case TIMESTAMP_NANO:
-        return 0L;
-      case FLOAT:
-        return 0f;
-      case DOUBLE:
-        return 0d;
-      default:
-        return null;
+  /** Reads a task in column batches; false when the file turns out to need the row reader. */
+  private boolean readBatches(
+      FileScanTask task,
+      Schema requested,
+      Expression residual,
+      LakeDeleteFilter deletes,
+      Map<Integer, ?> constants,
+      RowSink sink,
+      Runnable afterBatch)
+      throws java.io.IOException {
+    BatchReader[] created = new BatchReader[1];
+    try (CloseableIterable<ColumnBatch> batches =
+            read(task, requested, residual)
+                .recordsPerBatch(BatchReader.BATCH_ROWS)
+                .createBatchedReaderFunc(
+                    fileSchema -> {
+                      created[0] = BatchReader.create(requested, fileSchema, constants);
+                      if (stats != null && created[0].decodes()) {
+                        created[0].onRowGroup(stats::rowGroupRead);
+                      }
+                      return created[0];
+                    })
+                .build();
+        CloseableIterator<ColumnBatch> iterator = batches.iterator()) {
+      if (created[0] != null && !created[0].decodes()) {
+        return false;
+      }
+      PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
+      Evaluator evaluator =
+          isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
+      EqualityFilter equality =
+          deletes.hasEqDeletes() ? new EqualityFilter(deletes, requested) : null;
+      int[] positions = positionsIn(requested);
+      Object[][] columns = new Object[positions.length][];
+      ColumnBatch.RowView view = new ColumnBatch.RowView();
+      int[] live = null;
+      while (iterator.hasNext()) {
+        ColumnBatch batch = iterator.next();
+        for (int i = 0; i < positions.length; i++) {
+          columns[i] = batch.columns[positions[i]];
+        }
+        if (deleted == null && evaluator == null && equality == null) {
+          sink.batch(columns, null, batch.size);
+        } else {
+          if (live == null || live.length < batch.size) {
+            live = new int[batch.size];
+          }
+          int count = 0;
+          for (int row = 0; row < batch.size; row++) {
+            if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
+              continue;
+            }
+            if (equality != null && !equality.live(batch, row)) {
+              continue;
+            }
+            if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
+              continue;
+            }
+            live[count++] = row;
+          }
+          sink.batch(columns, live, count);
+        }
+        afterBatch.run();
+      }
+      return true;
     }
   }
 
@@ -297,7 +344,9 @@ final class TaskReader {
       PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
       Evaluator evaluator =
           isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
-      return new BatchRows(iterator, deleted, evaluator, positionsIn(requested));
+      EqualityFilter equality =
+          deletes.hasEqDeletes() ? new EqualityFilter(deletes, requested) : null;
+      return new BatchRows(iterator, deleted, equality, evaluator, positionsIn(requested));
     }
 
     /** Whether the file turned out to need the row reader. */
@@ -326,6 +375,7 @@ final class TaskReader {
   private final class BatchRows implements CloseableIterator<Object[]> {
     private final CloseableIterator<ColumnBatch> batches;
     private final PositionDeleteIndex deleted;
+    private final EqualityFilter equality;
     private final Evaluator evaluator;
     private final int[] positions;
     private final ColumnBatch.RowView view = new ColumnBatch.RowView();
@@ -336,10 +386,12 @@ final class TaskReader {
     BatchRows(
         CloseableIterator<ColumnBatch> batches,
         PositionDeleteIndex deleted,
+        EqualityFilter equality,
         Evaluator evaluator,
         int[] positions) {
       this.batches = batches;
       this.deleted = deleted;
+      this.equality = equality;
       this.evaluator = evaluator;
       this.positions = positions;
     }
@@ -350,6 +402,9 @@ final class TaskReader {
         if (batch != null && index < batch.size) {
           int row = index++;
           if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
+            continue;
+          }
+          if (equality != null && !equality.live(batch, row)) {
             continue;
           }
           if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
@@ -383,6 +438,73 @@ final class TaskReader {
     @Override
     public void close() throws java.io.IOException {
       batches.close();
+    }
+  }
+
+  /**
+   * The columns a file is decoded in batches with: those requested, plus the columns equality
+   * deletes compare; null when the deletes need a column the batch reader cannot supply.
+   */
+  private static Schema batchSchema(LakeDeleteFilter deletes, Schema requested) {
+    if (!deletes.hasEqDeletes()) {
+      return requested;
+    }
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (Types.NestedField field : deletes.requiredSchema().columns()) {
+      if (field.fieldId() == MetadataColumns.ROW_POSITION.fieldId()) {
+        continue; // the batch's own row positions
+      }
+      if (MetadataColumns.isMetadataColumn(field.name())) {
+        return null;
+      }
+      fields.add(field);
+    }
+    return new Schema(fields);
+  }
+
+  /**
+   * Equality deletes checked on decoded batch rows: a row is shown to Iceberg's delete predicate as
+   * a row of the delete filter's required schema, whose values the batch already holds in Iceberg's
+   * internal forms (the delete files themselves are loaded once per statement).
+   */
+  private static final class EqualityFilter implements StructLike {
+    private final java.util.function.Predicate<StructLike> live;
+    private final int[] columns;
+    private ColumnBatch batch;
+    private int row;
+
+    EqualityFilter(LakeDeleteFilter deletes, Schema batchSchema) {
+      this.live = deletes.eqDeletedRowFilter();
+      List<Types.NestedField> required = deletes.requiredSchema().columns();
+      this.columns = new int[required.size()];
+      for (int i = 0; i < columns.length; i++) {
+        int id = required.get(i).fieldId();
+        columns[i] =
+            id == MetadataColumns.ROW_POSITION.fieldId() ? -1 : indexOf(batchSchema.columns(), id);
+      }
+    }
+
+    /** Whether no equality delete removes row {@code row} of {@code batch}. */
+    boolean live(ColumnBatch rows, int index) {
+      this.batch = rows;
+      this.row = index;
+      return live.test(this);
+    }
+
+    @Override
+    public int size() {
+      return columns.length;
+    }
+
+    @Override
+    public <T> T get(int pos, Class<T> javaClass) {
+      int column = columns[pos];
+      return javaClass.cast(column < 0 ? batch.firstPosition + row : batch.columns[column][row]);
+    }
+
+    @Override
+    public <T> void set(int pos, T value) {
+      throw new UnsupportedOperationException("A batch row is read-only");
     }
   }
 

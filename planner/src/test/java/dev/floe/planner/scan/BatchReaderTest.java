@@ -28,6 +28,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.expressions.Expression;
@@ -48,8 +49,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The batch reader returns exactly the rows the generated data says, and the same rows as Iceberg's
  * row reader, over Parquet files with v1 and v2 pages, dictionary and plain encodings (with
  * fallback from one to the other inside a column chunk), many pages and row groups per file, NULLs
- * in every optional column, position deletes spread over the row groups, a residual filter, and
- * tasks split at row groups.
+ * in every optional column, position deletes spread over the row groups, equality deletes on a
+ * string (a NULL key among them) and on an integer column, a residual filter, and tasks split at
+ * row groups.
  */
 class BatchReaderTest {
   private static final int ROWS = 6000;
@@ -98,14 +100,31 @@ class BatchReaderTest {
     table.newAppend().appendFile(data).commit();
     long[] deleted = IntStream.range(0, ROWS).filter(i -> i % 13 == 5).asLongStream().toArray();
     table.newRowDelta().addDeletes(positionDeletes(table, data, deleted)).commit();
+    Schema byText = SCHEMA.select("s");
+    table
+        .newRowDelta()
+        .addDeletes(
+            equalityDeletes(
+                table, byText, Arrays.asList(record(byText, "k4 日本 😀"), record(byText, null))))
+        .commit();
+    Schema byNumber = SCHEMA.select("i");
+    table
+        .newRowDelta()
+        .addDeletes(equalityDeletes(table, byNumber, List.of(record(byNumber, 90))))
+        .commit();
     table.refresh();
+    Predicate<Record> equalityDeleted =
+        r ->
+            r.getField("s") == null
+                || "k4 日本 😀".equals(r.getField("s"))
+                || Integer.valueOf(90).equals(r.getField("i"));
 
     Expression filter = filtered ? Expressions.greaterThan("i", 1000) : Expressions.alwaysTrue();
     Predicate<Record> matches =
         r -> !filtered || (r.getField("i") != null && (Integer) r.getField("i") > 1000);
     List<List<Object>> expected = new ArrayList<>();
     for (int i = 0; i < ROWS; i++) {
-      if (i % 13 != 5 && matches.test(written.get(i))) {
+      if (i % 13 != 5 && !equalityDeleted.test(written.get(i)) && matches.test(written.get(i))) {
         expected.add(calcite(written.get(i)));
       }
     }
@@ -124,6 +143,37 @@ class BatchReaderTest {
     List<List<Object>> rowByRow = read(table, tasks, columns, false);
     assertThat(batched).hasSize(expected.size()).isEqualTo(expected);
     assertThat(rowByRow).isEqualTo(expected);
+    // Reading only the key: the columns the equality deletes compare are decoded all the same.
+    assertThat(read(table, tasks, List.of(0), true))
+        .isEqualTo(expected.stream().map(row -> row.subList(0, 1)).toList());
+  }
+
+  private static Record record(Schema schema, Object value) {
+    Record record = GenericRecord.create(schema);
+    record.set(0, value);
+    return record;
+  }
+
+  private static DeleteFile equalityDeletes(Table table, Schema keys, List<Record> deleted) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table)
+            .deleteFileFormat(FileFormat.PARQUET)
+            .equalityFieldIds(new int[] {keys.columns().get(0).fieldId()})
+            .equalityDeleteRowSchema(keys)
+            .build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 3, System.nanoTime())
+            .format(FileFormat.PARQUET)
+            .suffix("eq-deletes")
+            .build();
+    EqualityDeleteWriter<Record> writer =
+        factory.newEqualityDeleteWriter(files.newOutputFile(), PartitionSpec.unpartitioned(), null);
+    try (EqualityDeleteWriter<Record> closing = writer) {
+      deleted.forEach(closing::write);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
   }
 
   @Test
@@ -164,7 +214,7 @@ class BatchReaderTest {
       throws IOException {
     TaskReader reader =
         new TaskReader(
-            table.io(), table.schema(), columns, false, new StatementDeleteCache(), batches, false);
+            table.io(), table.schema(), columns, false, new StatementDeleteCache(), batches);
     List<List<Object>> rows = new ArrayList<>();
     for (FileScanTask task : tasks) {
       try (CloseableIterable<Object[]> opened = reader.open(task)) {

@@ -1,0 +1,249 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.scan.LakeAggregation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Moves an aggregate into the {@link LakeTableScan} below it (directly, or through a project that
+ * only picks columns): {@code COUNT}, {@code SUM}, {@code MIN} and {@code MAX} over flat columns,
+ * with or without {@code GROUP BY}, without {@code DISTINCT} or {@code FILTER}. The scan then
+ * computes the aggregate's rows from the column batches it decodes, or from manifest statistics
+ * where they answer (see the README, "EXPLAIN"). {@code AVG} arrives here as {@code SUM} and {@code
+ * COUNT} with Calcite's division above, because {@link #REDUCE} rewrites it first as Calcite's own
+ * planner would.
+ */
+public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
+  static final LakeAggregateScanRule DIRECT =
+      new LakeAggregateScanRule(
+          LakeRuleConfig.of(
+              "LakeAggregateScanRule",
+              b0 ->
+                  b0.operand(LogicalAggregate.class)
+                      .oneInput(
+                          b1 ->
+                              b1.operand(LakeTableScan.class)
+                                  .predicate(LakeAggregateScanRule::plainScan)
+                                  .noInputs()),
+              LakeAggregateScanRule::new));
+
+  static final LakeAggregateScanRule THROUGH_PROJECT =
+      new LakeAggregateScanRule(
+          LakeRuleConfig.of(
+              "LakeAggregateProjectScanRule",
+              b0 ->
+                  b0.operand(LogicalAggregate.class)
+                      .oneInput(
+                          b1 ->
+                              b1.operand(LogicalProject.class)
+                                  .predicate(LakeAggregateScanRule::picksColumns)
+                                  .oneInput(
+                                      b2 ->
+                                          b2.operand(LakeTableScan.class)
+                                              .predicate(LakeAggregateScanRule::plainScan)
+                                              .noInputs())),
+              LakeAggregateScanRule::new));
+
+  /**
+   * Calcite's rewrite of {@code AVG(x)} into {@code SUM(x) / COUNT(x)} and of {@code SUM(x)} into
+   * {@code CASE COUNT(x) WHEN 0 THEN NULL ELSE $SUM0(x) END}, for aggregates directly over a scan,
+   * so that the scan computes their parts.
+   */
+  static final AggregateReduceFunctionsRule REDUCE =
+      AggregateReduceFunctionsRule.Config.DEFAULT
+          .withFunctionsToReduce(Set.of(SqlKind.AVG, SqlKind.SUM))
+          .withOperandSupplier(
+              b0 ->
+                  b0.operand(LogicalAggregate.class)
+                      .oneInput(
+                          b1 ->
+                              b1.operand(LakeTableScan.class)
+                                  .predicate(LakeAggregateScanRule::plainScan)
+                                  .noInputs()))
+          .withDescription("LakeAggregateReduceFunctionsRule")
+          .as(AggregateReduceFunctionsRule.Config.class)
+          .toRule();
+
+  /** {@link #REDUCE} for an aggregate over a project that only picks columns of a scan. */
+  static final AggregateReduceFunctionsRule REDUCE_THROUGH_PROJECT =
+      AggregateReduceFunctionsRule.Config.DEFAULT
+          .withFunctionsToReduce(Set.of(SqlKind.AVG, SqlKind.SUM))
+          .withOperandSupplier(
+              b0 ->
+                  b0.operand(LogicalAggregate.class)
+                      .oneInput(
+                          b1 ->
+                              b1.operand(LogicalProject.class)
+                                  .predicate(LakeAggregateScanRule::picksColumns)
+                                  .oneInput(
+                                      b2 ->
+                                          b2.operand(LakeTableScan.class)
+                                              .predicate(LakeAggregateScanRule::plainScan)
+                                              .noInputs())))
+          .withDescription("LakeAggregateProjectReduceFunctionsRule")
+          .as(AggregateReduceFunctionsRule.Config.class)
+          .toRule();
+
+  private LakeAggregateScanRule(LakeRuleConfig config) {
+    super(config);
+  }
+
+  /** A scan emitting every row it reads: no aggregation yet, no limit, no row ids. */
+  private static boolean plainScan(LakeTableScan scan) {
+    return !scan.spec().aggregated() && !scan.spec().rowIds() && scan.spec().limit() < 0;
+  }
+
+  private static boolean picksColumns(Project project) {
+    for (RexNode node : project.getProjects()) {
+      if (!(node instanceof RexInputRef)) {
+        return false;
+      }
+    }
+    return project.getVariablesSet().isEmpty();
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    Aggregate aggregate = call.rel(0);
+    LakeTableScan scan = call.rel(call.getRelList().size() - 1);
+    Project project = call.getRelList().size() == 3 ? call.rel(1) : null;
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      return;
+    }
+    List<RelDataType> columnTypes = new ArrayList<>();
+    scan.getRowType().getFieldList().forEach(f -> columnTypes.add(f.getType()));
+    List<Integer> groups = new ArrayList<>();
+    for (int field : aggregate.getGroupSet()) {
+      int column = column(project, field);
+      if (!groupable(columnTypes.get(column).getSqlTypeName())) {
+        return;
+      }
+      groups.add(column);
+    }
+    List<LakeAggregation.Call> calls = new ArrayList<>();
+    for (AggregateCall aggregateCall : aggregate.getAggCallList()) {
+      LakeAggregation.Call lakeCall = translate(aggregateCall, project, columnTypes);
+      if (lakeCall == null) {
+        return;
+      }
+      calls.add(lakeCall);
+    }
+    call.transformTo(scan.aggregating(new LakeAggregation(groups, calls), aggregate.getRowType()));
+  }
+
+  private static int column(Project project, int field) {
+    return project == null ? field : ((RexInputRef) project.getProjects().get(field)).getIndex();
+  }
+
+  private static LakeAggregation.Call translate(
+      AggregateCall call, Project project, List<RelDataType> columnTypes) {
+    if (call.isDistinct()
+        || call.hasFilter()
+        || call.isApproximate()
+        || call.distinctKeys != null
+        || !call.collation.equals(RelCollations.EMPTY)
+        || call.getArgList().size() > 1) {
+      return null;
+    }
+    boolean noArg = call.getArgList().isEmpty();
+    int arg = noArg ? -1 : column(project, call.getArgList().get(0));
+    SqlTypeName argType = noArg ? null : columnTypes.get(arg).getSqlTypeName();
+    switch (call.getAggregation().getKind()) {
+      case COUNT:
+        if (noArg) {
+          return new LakeAggregation.Call(
+              LakeAggregation.Kind.COUNT_ROWS, -1, LakeAggregation.Adder.NONE);
+        }
+        return new LakeAggregation.Call(
+            LakeAggregation.Kind.COUNT, arg, LakeAggregation.Adder.NONE);
+      case SUM:
+      case SUM0:
+        {
+          LakeAggregation.Adder adder = adder(call.getType().getSqlTypeName());
+          if (noArg || adder == null || adder(argType) != adder) {
+            return null;
+          }
+          return new LakeAggregation.Call(
+              call.getAggregation().getKind() == SqlKind.SUM
+                  ? LakeAggregation.Kind.SUM
+                  : LakeAggregation.Kind.SUM0,
+              arg,
+              adder);
+        }
+      case MIN:
+      case MAX:
+        if (noArg || !comparable(argType)) {
+          return null;
+        }
+        return new LakeAggregation.Call(
+            call.getAggregation().getKind() == SqlKind.MIN
+                ? LakeAggregation.Kind.MIN
+                : LakeAggregation.Kind.MAX,
+            arg,
+            LakeAggregation.Adder.NONE);
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * The Java type Calcite adds a sum of this SQL type in, or null when the scan does not add it.
+   */
+  private static LakeAggregation.Adder adder(SqlTypeName type) {
+    switch (type) {
+      case INTEGER:
+        return LakeAggregation.Adder.INT;
+      case BIGINT:
+        return LakeAggregation.Adder.LONG;
+      case REAL:
+        return LakeAggregation.Adder.FLOAT;
+      case DOUBLE:
+        return LakeAggregation.Adder.DOUBLE;
+      case DECIMAL:
+        return LakeAggregation.Adder.DECIMAL;
+      default:
+        return null;
+    }
+  }
+
+  /** Types whose values the scan orders as Calcite does (numbers, dates and times, text). */
+  private static boolean comparable(SqlTypeName type) {
+    switch (type) {
+      case BOOLEAN:
+      case INTEGER:
+      case BIGINT:
+      case REAL:
+      case DOUBLE:
+      case DECIMAL:
+      case DATE:
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+      case CHAR:
+      case VARCHAR:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Types whose values group as Calcite groups them (by {@code equals}): the flat ones. */
+  private static boolean groupable(SqlTypeName type) {
+    return comparable(type);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.floe.planner.scan;
+
+import java.util.List;
+
+/**
+ * What an aggregating scan computes from the rows it would otherwise emit: one row per group of the
+ * group columns (one row in all without them), holding the group values, then each call's result.
+ * Positions refer to the scan's own columns ({@link LakeScanSpec#columns()}).
+ *
+ * @param groups the positions of the columns grouped by
+ * @param calls the aggregate calls, in output order after the group values
+ */
+public record LakeAggregation(List<Integer> groups, List<Call> calls) {
+  /** The aggregate functions a scan computes. */
+  public enum Kind {
+    /** {@code COUNT(*)}: every row. */
+    COUNT_ROWS,
+    /** {@code COUNT(col)}: the rows whose value is not NULL. */
+    COUNT,
+    /** {@code SUM(col)}: NULL when no value is not NULL. */
+    SUM,
+    /** Calcite's {@code $SUM0(col)}: zero when no value is not NULL. */
+    SUM0,
+    MIN,
+    MAX
+  }
+
+  /** The Java type a sum adds in: the runtime class of its SQL result type. */
+  public enum Adder {
+    NONE,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE,
+    DECIMAL
+  }
+
+  /**
+   * One aggregate call.
+   *
+   * @param kind the function
+   * @param arg the position of its argument column, or -1 for {@code COUNT(*)}
+   * @param adder for sums, the type they add in; {@link Adder#NONE} otherwise
+   */
+  public record Call(Kind kind, int arg, Adder adder) {}
+
+  public LakeAggregation {
+    groups = List.copyOf(groups);
+    calls = List.copyOf(calls);
+  }
+
+  /**
+   * Whether manifest statistics can answer every call (for files no delete applies to and the
+   * filter selects whole): counts, minimums and maximums; sums need the values.
+   */
+  public boolean answerableFromMetadata() {
+    for (Call call : calls) {
+      if (call.kind() == Kind.SUM || call.kind() == Kind.SUM0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

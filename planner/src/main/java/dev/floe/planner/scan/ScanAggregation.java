@@ -1,0 +1,438 @@
+package dev.floe.planner.scan;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.scan.LakeAggregation.Call;
+import dev.floe.planner.spi.PinnedTable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * The runtime of an aggregating scan ({@link LakeScanSpec#aggregation()}). The data files of the
+ * pinned snapshot (the transaction's own writes included) are planned whole; a file that no delete
+ * applies to, that the pushed filter selects whole and whose manifest entry holds every statistic
+ * the aggregation needs is answered from that entry without being opened. The other files are split
+ * at row groups and read on the scan workers (piece {@code i} on worker {@code i mod n}), each
+ * piece aggregated straight from the decoded column batches into a {@link GroupTable} of its own;
+ * the tables are merged in piece order on the statement's thread, so groups come out as one pass
+ * would list them.
+ *
+ * <p>What manifests answer: {@code COUNT(*)} (the record count), {@code COUNT(col)} (value count
+ * less null count), {@code MIN}/{@code MAX} of BOOLEAN, numeric, DATE, TIME and TIMESTAMP columns
+ * (the lower and upper bounds, which Iceberg keeps whole for these types; for REAL and DOUBLE only
+ * when the file's NaN count is zero and the bound is not a zero, whose sign bounds may not keep),
+ * and group values of identity-partition columns. String and binary bounds may be truncated, so
+ * their MIN/MAX read the file.
+ */
+final class ScanAggregation {
+  private static final int QUEUED_PIECES = 2;
+
+  private final LakeScanSpec spec;
+  private final LakeAggregation aggregation;
+  private final Type[] columnTypes;
+  private final int[] fieldIds;
+
+  private ScanAggregation(LakeScanSpec spec, Schema schema) {
+    this.spec = spec;
+    this.aggregation = spec.aggregation();
+    List<Types.NestedField> all = schema.columns();
+    this.columnTypes = new Type[spec.columns().size()];
+    this.fieldIds = new int[columnTypes.length];
+    for (int i = 0; i < columnTypes.length; i++) {
+      Types.NestedField field = all.get(spec.columns().get(i));
+      columnTypes[i] = field.type();
+      fieldIds[i] = field.fieldId();
+    }
+  }
+
+  /** The result rows of an aggregating scan. */
+  static List<Object[]> rows(DataContext root, LakeScanSpec spec) {
+    LakeScan.Target target = LakeScan.target(spec);
+    ScanAggregation scan = new ScanAggregation(spec, target.schema());
+    if (target.snapshotId() == null) {
+      return scan.newTable().rows();
+    }
+    PinnedTable pinned = target.pinned();
+    Table table = pinned.table();
+    List<FileScanTask> files =
+        pinned
+            .plans()
+            .tasks(
+                target.snapshotId(),
+                spec.filter(),
+                true,
+                () -> LakeScan.plan(target, spec.filter(), true));
+    ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
+    long splitSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(), TableProperties.SPLIT_SIZE, TableProperties.SPLIT_SIZE_DEFAULT);
+    // Pieces in scan order: a table answered from a manifest entry, or a piece of a file to read.
+    List<Object> pieces = new ArrayList<>();
+    List<FileScanTask> toRead = new ArrayList<>();
+    for (FileScanTask file : files) {
+      GroupTable answered = scan.fromMetadata(file);
+      if (answered != null) {
+        pieces.add(answered);
+        if (stats != null) {
+          stats.fileFromMetadata();
+        }
+      } else {
+        for (FileScanTask piece : file.split(splitSize)) {
+          pieces.add(piece);
+          toRead.add(piece);
+        }
+      }
+    }
+    TaskReader reader =
+        new TaskReader(
+            table.io(), target.schema(), spec.columns(), false, new StatementDeleteCache());
+    reader.recordInto(stats);
+    LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
+    long start = System.nanoTime();
+    try {
+      int workers = Math.min(spec.session().scanParallelism(), toRead.size());
+      if (workers > 1) {
+        GroupTable total =
+            scan.parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
+        if (total.ordered()) {
+          return total.rows();
+        }
+        // A REAL/DOUBLE MAX met NaN: only one pass in scan order gives Calcite's answer.
+      }
+      return scan.serial(pieces, reader, cancel).rows();
+    } finally {
+      if (stats != null) {
+        stats.time(System.nanoTime() - start);
+      }
+    }
+  }
+
+  private GroupTable newTable() {
+    return new GroupTable(aggregation, columnTypes);
+  }
+
+  /** Reads every piece on the statement's thread, in order, into one table. */
+  private GroupTable serial(List<Object> pieces, TaskReader reader, LakeScan.CancelCheck cancel) {
+    GroupTable total = newTable();
+    for (Object piece : pieces) {
+      cancel.check();
+      if (piece instanceof GroupTable answered) {
+        total.merge(answered);
+      } else {
+        read(reader, (FileScanTask) piece, total, cancel);
+      }
+    }
+    return total;
+  }
+
+  private static void read(
+      TaskReader reader, FileScanTask task, GroupTable into, LakeScan.CancelCheck cancel) {
+    try {
+      reader.read(task, into, cancel::check);
+    } catch (ArithmeticException e) {
+      throw e; // 22003: a sum that does not fit its type
+    } catch (IOException | RuntimeException e) {
+      throw LakeScan.Failures.translate(e, task, reader.io());
+    }
+  }
+
+  /** A piece read by a worker: its table, or why it could not be read. */
+  private record Piece(GroupTable table, RuntimeException failure) {}
+
+  /**
+   * Reads the pieces to read on {@code workers} threads, worker {@code w} reading pieces {@code w,
+   * w+n, ...} into a table each, and merges every piece's table in scan order.
+   */
+  private GroupTable parallel(
+      List<Object> pieces,
+      List<FileScanTask> toRead,
+      TaskReader reader,
+      int workers,
+      ExecutorService executor,
+      LakeScan.CancelCheck cancel) {
+    AtomicBoolean stopped = new AtomicBoolean();
+    List<BlockingQueue<Piece>> queues = new ArrayList<>();
+    List<Future<?>> futures = new ArrayList<>();
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    try {
+      for (int w = 0; w < workers; w++) {
+        BlockingQueue<Piece> queue = new ArrayBlockingQueue<>(QUEUED_PIECES);
+        queues.add(queue);
+        int worker = w;
+        futures.add(
+            executor.submit(
+                () -> {
+                  Thread thread = Thread.currentThread();
+                  ClassLoader previous = thread.getContextClassLoader();
+                  thread.setContextClassLoader(loader);
+                  try {
+                    for (int t = worker; t < toRead.size() && !stopped.get(); t += workers) {
+                      Piece piece;
+                      try {
+                        GroupTable table = newTable();
+                        reader.read(
+                            toRead.get(t),
+                            table,
+                            () -> {
+                              if (stopped.get()) {
+                                throw new Stopped();
+                              }
+                            });
+                        piece = new Piece(table, null);
+                      } catch (Stopped e) {
+                        return;
+                      } catch (ArithmeticException e) {
+                        piece = new Piece(null, e);
+                      } catch (Throwable e) {
+                        piece =
+                            new Piece(
+                                null, LakeScan.Failures.translate(e, toRead.get(t), reader.io()));
+                      }
+                      if (!put(queue, piece, stopped) || piece.failure() != null) {
+                        return;
+                      }
+                    }
+                  } finally {
+                    thread.setContextClassLoader(previous);
+                  }
+                }));
+      }
+      GroupTable total = newTable();
+      int next = 0;
+      for (Object piece : pieces) {
+        if (piece instanceof GroupTable answered) {
+          total.merge(answered);
+          continue;
+        }
+        Piece read = take(queues.get(next % workers), cancel, stopped);
+        next++;
+        if (read.failure() != null) {
+          throw read.failure();
+        }
+        total.merge(read.table());
+      }
+      return total;
+    } finally {
+      stopped.set(true);
+      for (BlockingQueue<Piece> queue : queues) {
+        queue.clear();
+      }
+      for (Future<?> future : futures) {
+        try {
+          future.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // A worker that failed has reported through its queue.
+        }
+      }
+    }
+  }
+
+  /** Thrown inside a worker to stop reading once the statement no longer needs its pieces. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static boolean put(BlockingQueue<Piece> queue, Piece piece, AtomicBoolean stopped) {
+    try {
+      while (!stopped.get()) {
+        if (queue.offer(piece, 50, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped.set(true);
+      return false;
+    }
+  }
+
+  private static Piece take(
+      BlockingQueue<Piece> queue, LakeScan.CancelCheck cancel, AtomicBoolean stopped) {
+    try {
+      while (true) {
+        Piece piece = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (piece != null) {
+          return piece;
+        }
+        cancel.check();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped.set(true);
+      throw FloeError.CANCELLED.error("the reading thread was interrupted");
+    }
+  }
+
+  /** How many of the files a scan plans its manifests can answer, for EXPLAIN. */
+  static long answerableFiles(LakeScanSpec spec, Iterable<FileScanTask> files, Schema schema) {
+    ScanAggregation scan = new ScanAggregation(spec, schema);
+    long answerable = 0;
+    for (FileScanTask file : files) {
+      if (scan.fromMetadata(file) != null) {
+        answerable++;
+      }
+    }
+    return answerable;
+  }
+
+  /**
+   * The aggregation of a whole file from its manifest entry, or null when the file must be read: a
+   * delete applies to it, the filter selects only part of it, or a statistic is missing or not
+   * exact.
+   */
+  GroupTable fromMetadata(FileScanTask task) {
+    DataFile file = task.file();
+    if (!aggregation.answerableFromMetadata()
+        || !task.deletes().isEmpty()
+        || !isTrue(task.residual())
+        || task.start() != 0
+        || task.length() != file.fileSizeInBytes()) {
+      return null;
+    }
+    List<Integer> groups = aggregation.groups();
+    Object[] groupValues = new Object[groups.size()];
+    for (int g = 0; g < groupValues.length; g++) {
+      int position = identityPosition(task.spec(), fieldIds[groups.get(g)]);
+      if (position < 0) {
+        return null;
+      }
+      Object value = file.partition().get(position, Object.class);
+      groupValues[g] =
+          value == null
+              ? null
+              : ValueConverter.toCalcite(columnTypes[groups.get(g)]).convert(value);
+    }
+    List<Call> calls = aggregation.calls();
+    GroupTable table = newTable();
+    Accumulator[] accumulators = table.group(table.key(groupValues));
+    for (int c = 0; c < calls.size(); c++) {
+      if (!answer(calls.get(c), file, accumulators[c])) {
+        return null;
+      }
+    }
+    return table;
+  }
+
+  private boolean answer(Call call, DataFile file, Accumulator accumulator) {
+    switch (call.kind()) {
+      case COUNT_ROWS:
+        accumulator.addCount(file.recordCount());
+        return true;
+      case COUNT:
+        {
+          long values = nonNullValues(file, fieldIds[call.arg()]);
+          if (values < 0) {
+            return false;
+          }
+          accumulator.addCount(values);
+          return true;
+        }
+      case MIN:
+      case MAX:
+        return bound(call, file, accumulator);
+      default:
+        return false;
+    }
+  }
+
+  /** The non-NULL values of a column in a file, or -1 when the file's entry does not say. */
+  private static long nonNullValues(DataFile file, int fieldId) {
+    Map<Integer, Long> values = file.valueCounts();
+    Map<Integer, Long> nulls = file.nullValueCounts();
+    Long count = values == null ? null : values.get(fieldId);
+    Long nullCount = nulls == null ? null : nulls.get(fieldId);
+    if (count == null || nullCount == null) {
+      return -1;
+    }
+    return count - nullCount;
+  }
+
+  private boolean bound(Call call, DataFile file, Accumulator accumulator) {
+    int fieldId = fieldIds[call.arg()];
+    Type type = columnTypes[call.arg()];
+    switch (type.typeId()) {
+      case BOOLEAN:
+      case INTEGER:
+      case LONG:
+      case FLOAT:
+      case DOUBLE:
+      case DECIMAL:
+      case DATE:
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        break;
+      default:
+        return false; // strings and binaries: bounds may be truncated
+    }
+    long values = nonNullValues(file, fieldId);
+    if (values < 0) {
+      return false;
+    }
+    boolean floating = type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE;
+    if (floating) {
+      Map<Integer, Long> nans = file.nanValueCounts();
+      Long nanCount = nans == null ? null : nans.get(fieldId);
+      if (nanCount == null || nanCount != 0) {
+        return false;
+      }
+    }
+    if (values == 0) {
+      return true; // only NULLs: nothing to compare
+    }
+    Map<Integer, ByteBuffer> bounds =
+        call.kind() == LakeAggregation.Kind.MIN ? file.lowerBounds() : file.upperBounds();
+    ByteBuffer bound = bounds == null ? null : bounds.get(fieldId);
+    if (bound == null) {
+      return false;
+    }
+    Object value = Conversions.fromByteBuffer(type, bound.duplicate());
+    if (value == null || floating && ((Number) value).doubleValue() == 0d) {
+      return false;
+    }
+    accumulator.add(ValueConverter.toCalcite(type).convert(value));
+    return true;
+  }
+
+  /** The position of an identity partition field of a column in a spec, or -1. */
+  private static int identityPosition(PartitionSpec spec, int fieldId) {
+    List<PartitionField> fields = spec.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      PartitionField field = fields.get(i);
+      if (field.sourceId() == fieldId && field.transform().isIdentity()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isTrue(Expression residual) {
+    return residual == null || residual.op() == Expression.Operation.TRUE;
+  }
+}

@@ -1,0 +1,327 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Aggregates computed inside the scan (from decoded column batches, or from manifest statistics)
+ * answer exactly as Calcite's own aggregate does: every query runs twice, once as written (the scan
+ * aggregates; EXPLAIN shows it) and once over a subquery whose filter {@code RAND() >= 0} keeps
+ * every row but stops the pushdown, so Calcite aggregates the rows itself. The table has NULLs,
+ * NaN, -0.0, infinities, DECIMAL values whose sum nears DECIMAL(38, 2)'s limit, and files with
+ * position deletes (deletion vectors in format 3), equality deletes and none.
+ */
+class AggregateInScanTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "part", Types.IntegerType.get()),
+          Types.NestedField.optional(3, "k", Types.IntegerType.get()),
+          Types.NestedField.optional(4, "v", Types.DoubleType.get()),
+          Types.NestedField.optional(5, "f", Types.FloatType.get()),
+          Types.NestedField.optional(6, "d", Types.DecimalType.of(38, 2)),
+          Types.NestedField.optional(7, "s", Types.StringType.get()),
+          Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
+          Types.NestedField.optional(9, "dt", Types.DateType.get()));
+
+  private static final String ORACLE = "(SELECT * FROM t WHERE RAND() >= 0) t";
+
+  @TempDir Path lake;
+  private Table table;
+  private DataFile plain;
+  private DataFile finite;
+
+  /**
+   * Part 1: no deletes. Part 2: rows at positions 0, 7 and 149 deleted by position. Part 3: ids
+   * 260..269 deleted by equality, then a file written after that delete, which it does not touch.
+   * Part 4: no deletes, and DOUBLE/REAL values without NaN or zeros, so bounds answer MIN and MAX.
+   */
+  private void writeTable(int formatVersion) {
+    table =
+        ReferenceWriter.create(
+            lake.resolve("t"),
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("part").build(),
+            formatVersion);
+    plain = append(0, 100, 1);
+    DataFile deleted = append(100, 250, 2);
+    ReferenceWriter.deleteRows(table, deleted, 0, 7, 149);
+    append(250, 300, 3);
+    List<Record> keys = new ArrayList<>();
+    for (long id = 260; id < 270; id++) {
+      keys.add(ReferenceWriter.record(SCHEMA.select("id"), id));
+    }
+    ReferenceWriter.equalityDelete(
+        table,
+        table.spec(),
+        ReferenceWriter.record(SCHEMA, 0L, 3, null, null, null, null, null, null, null),
+        List.of("id"),
+        keys);
+    append(265, 285, 3);
+    finite = append(300, 330, 4);
+  }
+
+  private DataFile append(long from, long to, int part) {
+    List<Record> records = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      records.add(row(id, part));
+    }
+    List<DataFile> files = ReferenceWriter.append(table, records);
+    assertThat(files).hasSize(1);
+    return files.get(0);
+  }
+
+  private static Record row(long id, int part) {
+    Integer k = id % 7 == 0 ? null : (int) (id % 4);
+    Double v = part == 4 ? 1 + id * 0.5 : special(id);
+    Float f = v == null ? null : (float) (part == 4 ? -v : v);
+    BigDecimal d =
+        id % 5 == 0 ? null : BigDecimal.valueOf(id).movePointRight(31).add(new BigDecimal("0.01"));
+    String s = id % 6 == 0 ? null : "s" + (id % 11);
+    LocalDateTime ts =
+        id % 8 == 0 ? null : LocalDateTime.of(2024, 1, 1, 0, 0).plusNanos(id * 1_001_000L);
+    LocalDate dt = id % 10 == 0 ? null : LocalDate.of(2024, 1, 1).plusDays(id % 40);
+    return ReferenceWriter.record(SCHEMA, id, part, k, v, f, d, s, ts, dt);
+  }
+
+  /** NULL, NaN, -0.0, 0.0, infinity, or a small dyadic value, whose sums are exact in any order. */
+  private static Double special(long id) {
+    switch ((int) (id % 9)) {
+      case 0:
+        return null;
+      case 1:
+        return Double.NaN;
+      case 2:
+        return -0.0;
+      case 3:
+        return 0.0;
+      case 4:
+        return id > 200 ? Double.POSITIVE_INFINITY : 2.5;
+      default:
+        return (id % 13) * 0.25 - 1;
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection("jdbc:floe:" + lake);
+  }
+
+  /** The rows of a query, each as its values' text with their classes, sorted. */
+  private static List<String> rows(Statement s, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        Object[] values = new Object[columns];
+        for (int i = 0; i < columns; i++) {
+          Object value = rs.getObject(i + 1);
+          values[i] = value == null ? null : value + ":" + value.getClass().getSimpleName();
+        }
+        rows.add(Arrays.toString(values));
+      }
+    }
+    rows.sort(Comparator.naturalOrder());
+    return rows;
+  }
+
+  private static String plan(Statement s, String sql) throws SQLException {
+    try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+      StringBuilder plan = new StringBuilder();
+      while (rs.next()) {
+        plan.append(rs.getString(1));
+      }
+      return plan.toString();
+    }
+  }
+
+  /** Runs a query with the scan aggregating and as Calcite computes it, and compares. */
+  private static List<String> sameAsCalcite(Statement s, String sql) throws SQLException {
+    String oracle = sql.replace(" FROM t", " FROM " + ORACLE);
+    assertThat(plan(s, sql)).as(sql).contains("aggregate=");
+    assertThat(plan(s, oracle)).as(oracle).doesNotContain("aggregate=");
+    List<String> pushed = rows(s, sql);
+    assertThat(pushed).as(sql).isEqualTo(rows(s, oracle));
+    return pushed;
+  }
+
+  private static final List<String> QUERIES =
+      List.of(
+          "SELECT COUNT(*) FROM t",
+          "SELECT COUNT(*), COUNT(k), COUNT(v), MIN(id), MAX(id), MIN(dt), MAX(ts), MIN(d), MAX(d)"
+              + " FROM t",
+          "SELECT part, COUNT(*), MIN(id), MAX(id), COUNT(s), MIN(s), MAX(s) FROM t GROUP BY part",
+          "SELECT k, COUNT(*), SUM(v), AVG(v), SUM(f), AVG(f), MIN(v), MAX(v), MIN(f), MAX(f),"
+              + " SUM(d), AVG(d), SUM(id), AVG(id), SUM(k), AVG(k) FROM t GROUP BY k",
+          "SELECT MIN(s), MAX(s), MIN(ts), MAX(ts), MIN(dt), MAX(dt), COUNT(ts) FROM t"
+              + " WHERE part IN (1, 3)",
+          "SELECT k, part, COUNT(*), SUM(id), MAX(v) FROM t WHERE id > 120 GROUP BY k, part",
+          "SELECT k, COUNT(*), SUM(d) FROM t GROUP BY k HAVING COUNT(*) > 50",
+          "SELECT COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v), AVG(d), SUM(k) FROM t WHERE id < 0",
+          "SELECT k, SUM(v), COUNT(*) FROM t WHERE id < 0 GROUP BY k",
+          "SELECT v, COUNT(*), MIN(id) FROM t GROUP BY v",
+          "SELECT f, k, COUNT(*) FROM t WHERE part <> 4 GROUP BY f, k",
+          "SELECT part, MIN(v), MAX(v), MIN(f), MAX(f), COUNT(*) FROM t GROUP BY part",
+          "SELECT COUNT(*), MAX(k), SUM(d) FROM t WHERE part = 3",
+          "SELECT MAX(v), MIN(v) FROM t WHERE part = 1 AND id BETWEEN 10 AND 60");
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void everyAggregateAnswersAsCalciteDoes(int formatVersion) throws Exception {
+    writeTable(formatVersion);
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      for (String sql : QUERIES) {
+        sameAsCalcite(s, sql);
+      }
+      // Spot checks against values computed here, so both paths cannot be wrong together.
+      long rows = 100 + (150 - 3) + (50 - 10) + 20 + 30;
+      assertThat(sameAsCalcite(s, "SELECT COUNT(*) FROM t")).containsExactly("[" + rows + ":Long]");
+      assertThat(sameAsCalcite(s, "SELECT COUNT(*), SUM(v) FROM t WHERE id < 0"))
+          .containsExactly("[0:Long, null]");
+      assertThat(sameAsCalcite(s, "SELECT k, COUNT(*) FROM t WHERE id < 0 GROUP BY k")).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void filesWithoutDeletesAreAnsweredFromTheirManifestEntries(int formatVersion) throws Exception {
+    writeTable(formatVersion);
+    Files.delete(Path.of(java.net.URI.create(plain.location())));
+    Files.delete(Path.of(java.net.URI.create(finite.location())));
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      String sql =
+          "SELECT part, COUNT(*), COUNT(k), MIN(id), MAX(id), MIN(dt), MAX(ts), MIN(d), MAX(d)"
+              + " FROM t WHERE part IN (1, 4) GROUP BY part";
+      assertThat(plan(s, sql)).contains("fromMetadata=[2 of 2]");
+      List<String> expected = new ArrayList<>();
+      for (int part : new int[] {1, 4}) {
+        long from = part == 1 ? 0 : 300;
+        long to = part == 1 ? 100 : 330;
+        expected.add(expectedRow(part, from, to));
+      }
+      expected.sort(Comparator.naturalOrder());
+      assertThat(rows(s, sql)).isEqualTo(expected);
+      assertThat(rows(s, "SELECT MIN(v), MAX(v), MIN(f), MAX(f) FROM t WHERE part = 4"))
+          .containsExactly("[151.0:Double, 165.5:Double, -165.5:Float, -151.0:Float]");
+      // Sums, strings (whose bounds may be truncated) and NaN-holding columns need the file.
+      for (String needsFile :
+          List.of(
+              "SELECT SUM(id) FROM t WHERE part = 4",
+              "SELECT MIN(s) FROM t WHERE part = 1",
+              "SELECT MAX(v) FROM t WHERE part = 1",
+              "SELECT COUNT(*) FROM t WHERE part = 1 AND id > 5")) {
+        assertThatThrownBy(() -> rows(s, needsFile))
+            .as(needsFile)
+            .isInstanceOf(SQLException.class)
+            .hasFieldOrPropertyWithValue("SQLState", "58030");
+      }
+    }
+  }
+
+  private static String expectedRow(int part, long from, long to) {
+    long count = to - from;
+    long withK = 0;
+    LocalDate minDate = null;
+    LocalDateTime maxTs = null;
+    BigDecimal minD = null;
+    BigDecimal maxD = null;
+    for (long id = from; id < to; id++) {
+      Record r = row(id, part);
+      withK += r.getField("k") == null ? 0 : 1;
+      LocalDate dt = (LocalDate) r.getField("dt");
+      if (dt != null && (minDate == null || dt.isBefore(minDate))) {
+        minDate = dt;
+      }
+      LocalDateTime ts = (LocalDateTime) r.getField("ts");
+      if (ts != null && (maxTs == null || ts.isAfter(maxTs))) {
+        maxTs = ts;
+      }
+      BigDecimal d = (BigDecimal) r.getField("d");
+      if (d != null) {
+        minD = minD == null || d.compareTo(minD) < 0 ? d : minD;
+        maxD = maxD == null || d.compareTo(maxD) > 0 ? d : maxD;
+      }
+    }
+    return Arrays.toString(
+        new Object[] {
+          part + ":Integer",
+          count + ":Long",
+          withK + ":Long",
+          from + ":Long",
+          (to - 1) + ":Long",
+          java.sql.Date.valueOf(minDate) + ":Date",
+          java.sql.Timestamp.valueOf(maxTs) + ":Timestamp",
+          minD + ":BigDecimal",
+          maxD + ":BigDecimal"
+        });
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void aTransactionAggregatesItsOwnPendingWrites(int formatVersion) throws Exception {
+    writeTable(formatVersion);
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      List<String> before = rows(s, "SELECT part, COUNT(*), MAX(id) FROM t GROUP BY part");
+      s.executeUpdate(
+          "INSERT INTO t (id, part, k, v) VALUES (1000, 5, 1, 0.5), (1001, 5, NULL, -0.0),"
+              + " (1002, 1, 2, 4.0)");
+      s.executeUpdate("DELETE FROM t WHERE id IN (5, 6, 301)");
+      List<String> during =
+          sameAsCalcite(s, "SELECT part, COUNT(*), MAX(id), MIN(id), SUM(v) FROM t GROUP BY part");
+      assertThat(during).hasSize(before.size() + 1);
+      assertThat(during).anyMatch(r -> r.startsWith("[5:Integer, 2:Long, 1001:Long, 1000:Long"));
+      assertThat(sameAsCalcite(s, "SELECT COUNT(*) FROM t"))
+          .containsExactly("[" + (100 + 147 + 40 + 20 + 30 + 3 - 3) + ":Long]");
+      try (Connection other = connect();
+          Statement o = other.createStatement()) {
+        assertThat(rows(o, "SELECT part, COUNT(*), MAX(id) FROM t GROUP BY part"))
+            .isEqualTo(before);
+      }
+      c.rollback();
+      assertThat(rows(s, "SELECT part, COUNT(*), MAX(id) FROM t GROUP BY part")).isEqualTo(before);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2})
+  void anIntegerSumThatDoesNotFitItsTypeIsAnError(int formatVersion) throws Exception {
+    writeTable(formatVersion);
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE big (n INTEGER, m BIGINT)");
+      s.executeUpdate("INSERT INTO big VALUES (2147483647, 9223372036854775807), (1, 1), (-5, -9)");
+      assertThatThrownBy(() -> rows(s, "SELECT SUM(n) FROM big"))
+          .hasFieldOrPropertyWithValue("SQLState", "22003");
+      assertThat(rows(s, "SELECT SUM(n) FROM big WHERE n < 5")).containsExactly("[-4:Integer]");
+      // The BIGINT sum passes the limit on the way and comes back under it: exact, not an error.
+      assertThat(rows(s, "SELECT SUM(m) FROM big")).containsExactly("[9223372036854775799:Long]");
+    }
+  }
+}
