@@ -23,6 +23,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -97,7 +98,7 @@ class AggregateInScanTest {
 
   private static Record row(long id, int part) {
     Integer k = id % 7 == 0 ? null : (int) (id % 4);
-    Double v = part == 4 ? 1 + id * 0.5 : special(id);
+    Double v = part == 4 ? Double.valueOf(1 + id * 0.5) : special(id);
     Float f = v == null ? null : (float) (part == 4 ? -v : v);
     BigDecimal d =
         id % 5 == 0 ? null : BigDecimal.valueOf(id).movePointRight(31).add(new BigDecimal("0.01"));
@@ -309,17 +310,15 @@ class AggregateInScanTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(ints = {2})
-  void anIntegerSumThatDoesNotFitItsTypeIsAnError(int formatVersion) throws Exception {
-    writeTable(formatVersion);
+  @Test
+  void anIntegerSumThatDoesNotFitItsTypeIsAnError() throws Exception {
     try (Connection c = connect();
         Statement s = c.createStatement()) {
       s.executeUpdate("CREATE TABLE big (n INTEGER, m BIGINT)");
-      s.executeUpdate("INSERT INTO big VALUES (2147483647, 9223372036854775807), (1, 1), (-5, -9)");
+      s.executeUpdate("INSERT INTO big VALUES (2147483647, 9223372036854775807), (1, 1), (5, -9)");
       assertThatThrownBy(() -> rows(s, "SELECT SUM(n) FROM big"))
           .hasFieldOrPropertyWithValue("SQLState", "22003");
-      assertThat(rows(s, "SELECT SUM(n) FROM big WHERE n < 5")).containsExactly("[-4:Integer]");
+      assertThat(rows(s, "SELECT SUM(n) FROM big WHERE n < 5")).containsExactly("[1:Integer]");
       // The BIGINT sum passes the limit on the way and comes back under it: exact, not an error.
       assertThat(rows(s, "SELECT SUM(m) FROM big")).containsExactly("[9223372036854775799:Long]");
     }

@@ -218,7 +218,10 @@ public final class LakeTableScan extends TableScan {
               : call.kind() == LakeAggregation.Kind.SUM0 ? "$SUM0" : call.kind().name();
       calls.add(function + "(" + (call.arg() < 0 ? "*" : names.get(call.arg())) + ")");
     }
-    return (groups.isEmpty() ? "" : "groupBy " + groups + " ") + calls;
+    if (groups.isEmpty()) {
+      return calls.toString();
+    }
+    return "groupBy " + groups + (calls.isEmpty() ? "" : " " + calls);
   }
 
   @Override

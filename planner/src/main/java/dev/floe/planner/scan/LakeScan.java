@@ -249,6 +249,10 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
     TableScan scan = target.scan().filter(filter);
+    if (wholeFiles) {
+      // Whole files are planned for aggregating scans, which may answer them from their stats.
+      scan = scan.includeColumnStats();
+    }
     Snapshot snapshot = table.snapshot(target.snapshotId());
     int manifests;
     try {

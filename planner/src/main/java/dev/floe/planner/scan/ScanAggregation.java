@@ -112,15 +112,21 @@ final class ScanAggregation {
     long start = System.nanoTime();
     try {
       int workers = Math.min(spec.session().scanParallelism(), toRead.size());
+      GroupTable total = null;
       if (workers > 1) {
-        GroupTable total =
+        total =
             scan.parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
-        if (total.ordered()) {
-          return total.rows();
-        }
-        // A REAL/DOUBLE MAX met NaN: only one pass in scan order gives Calcite's answer.
+        // A REAL/DOUBLE MAX that met NaN: only one pass in scan order gives Calcite's answer.
+        total = total.ordered() ? total : null;
       }
-      return scan.serial(pieces, reader, cancel).rows();
+      if (total == null) {
+        total = scan.serial(pieces, reader, cancel);
+      }
+      List<Object[]> rows = total.rows();
+      if (stats != null) {
+        stats.rowsReturned(rows.size());
+      }
+      return rows;
     } finally {
       if (stats != null) {
         stats.time(System.nanoTime() - start);
@@ -314,6 +320,9 @@ final class ScanAggregation {
         || task.start() != 0
         || task.length() != file.fileSizeInBytes()) {
       return null;
+    }
+    if (file.recordCount() == 0) {
+      return newTable(); // no rows: no group, nothing counted
     }
     List<Integer> groups = aggregation.groups();
     Object[] groupValues = new Object[groups.size()];
