@@ -82,6 +82,15 @@ public final class AggregateBenchmark {
           own[r] = time(f, calcite);
           duckMs[r] = time(d, duck);
         }
+        try (Statement s = f.createStatement();
+            ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + w.floe())) {
+          while (rs.next()) {
+            String line = rs.getString(1);
+            if (line.startsWith("time:") || line.startsWith("LakeTableScan ")) {
+              System.out.println("  " + line);
+            }
+          }
+        }
         double floeMedian = ReadBenchmark.median(floe);
         double duckMedian = ReadBenchmark.median(duckMs);
         System.out.printf(
