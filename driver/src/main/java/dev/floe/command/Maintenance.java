@@ -87,7 +87,12 @@ public final class Maintenance {
         "set_current_snapshot",
         false,
         new Parameter("snapshot_id", Kind.INTEGER, false),
-        new Parameter("ref", Kind.STRING, false));
+        new Parameter("ref", Kind.STRING, false)),
+    ADD_FILES(
+        "add_files",
+        false,
+        new Parameter("location", Kind.STRING, true),
+        new Parameter("format", Kind.STRING, false));
 
     final String sqlName;
     final boolean takesWhere;
@@ -206,6 +211,9 @@ public final class Maintenance {
         case ROLLBACK_TO_TIMESTAMP ->
             SnapshotRefs.rollbackToTime(table, name, arguments.integer("ts", 0));
         case SET_CURRENT_SNAPSHOT -> setCurrent(table, name, arguments);
+        case ADD_FILES ->
+            new AddFiles(table, name, session().catalog().externalFiles())
+                .run(arguments.string("location"), arguments.string("format"));
       };
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);

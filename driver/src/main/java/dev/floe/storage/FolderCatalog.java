@@ -2,6 +2,7 @@ package dev.floe.storage;
 
 import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
+import dev.floe.planner.spi.ExternalFiles;
 import dev.floe.planner.spi.LakeCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,6 +41,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   private final LakeLocation root;
   private final LakeStore store;
+  private volatile boolean externalAccess = true;
 
   /** The catalog of a local folder. */
   public FolderCatalog(LakeLocation root) {
@@ -60,8 +62,11 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
    * @throws dev.floe.error.FloeException CANNOT_OPEN when the lake cannot be opened
    */
   public static FolderCatalog open(LakeLocation location, Properties properties) {
+    boolean external = FloeProperty.EXTERNAL_ACCESS.isTrue(properties);
     if (location.isS3()) {
-      return new FolderCatalog(S3Store.open(location, properties));
+      FolderCatalog catalog = new FolderCatalog(S3Store.open(location, properties));
+      catalog.externalAccess = external;
+      return catalog;
     }
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
@@ -82,7 +87,9 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
         throw FloeError.CANNOT_OPEN.error(e, location, e.getMessage());
       }
     }
-    return new FolderCatalog(location);
+    FolderCatalog catalog = new FolderCatalog(location);
+    catalog.externalAccess = external;
+    return catalog;
   }
 
   /** Whether the lake's root is still there: the folder exists, or the bucket can be listed. */
@@ -342,6 +349,12 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     }
     store.deleteTree(tableLocation(path));
     return left;
+  }
+
+  @Override
+  public ExternalFiles externalFiles() {
+    return new ExternalFileAccess(
+        store instanceof LocalStore ? ((LocalStore) store).io().sandbox() : null, externalAccess);
   }
 
   @Override

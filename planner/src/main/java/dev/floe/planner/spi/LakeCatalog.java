@@ -65,6 +65,11 @@ public interface LakeCatalog {
   /** Drops a table; with {@code purge}, also deletes every file it references and its folder. */
   void dropTable(List<String> path, boolean purge);
 
+  /**
+   * The files outside the tables that queries may read ({@code read_parquet}, {@code read_csv}).
+   */
+  ExternalFiles externalFiles();
+
   /** The location a table at this path has or would have. */
   String tableLocation(List<String> path);
 }
