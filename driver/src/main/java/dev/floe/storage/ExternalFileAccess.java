@@ -59,7 +59,7 @@ final class ExternalFileAccess implements ExternalFiles {
         path = sandbox.root().resolve(path);
       }
     } catch (InvalidPathException e) {
-      return globbed(pattern);
+      throw FloeError.IO.error(e, pattern, "it is not a valid path: " + e.getReason());
     }
     if (!hasGlob(pattern)) {
       Path file = path.normalize();
@@ -70,11 +70,6 @@ final class ExternalFileAccess implements ExternalFiles {
       }
       return List.of(file.toString());
     }
-    return globbed(pattern, path);
-  }
-
-  private List<String> globbed(String pattern) {
-    Path path = Path.of(pattern.replaceAll("[*?\\[\\]{}]", "_")); // validates the rest
     return globbed(pattern, path);
   }
 

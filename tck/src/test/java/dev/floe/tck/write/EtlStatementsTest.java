@@ -92,7 +92,7 @@ class EtlStatementsTest {
           "CREATE TABLE customers (id BIGINT NOT NULL, name VARCHAR, d DATE)",
           "INSERT INTO customers VALUES (2, 'bob', DATE '2024-06-02'), (9, 'zed', DATE"
               + " '2024-06-02')",
-          "CREATE TABLE staging (old INT)",
+          "CREATE TABLE staging (legacy INT)",
           "INSERT INTO staging VALUES (42)");
       assertThat(
               Sql.update(
@@ -112,7 +112,7 @@ class EtlStatementsTest {
           Sql.rows(c, "SELECT snapshot_id FROM \"staging$snapshots\" ORDER BY committed_at")
               .get(0)
               .get(0);
-      assertThat(Sql.rows(c, "SELECT old FROM staging FOR VERSION AS OF " + first))
+      assertThat(Sql.rows(c, "SELECT legacy FROM staging FOR VERSION AS OF " + first))
           .containsExactly(row(42));
       Sql.update(
           c,
