@@ -181,20 +181,13 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   /** Refuses a table folder, or path properties, that would lie outside the lake (42602). */
   private void checkInsideLake(String action, List<String> path, Map<String, String> properties) {
-    if (store instanceof LocalStore) {
-      Sandbox sandbox = ((LocalStore) store).io().sandbox();
-      Path folder = LocalFileIO.toPath(tableLocation(path));
-      if (!sandbox.contains(folder)) {
-        throw FloeError.OUTSIDE_LAKE.error(action, folder, sandbox.root());
-      }
-      sandbox.checkProperties(action, properties);
-    } else {
-      // An object store has no sandbox of its own: paths must lie under the lake's prefix.
-      for (String key : Sandbox.PATH_PROPERTIES) {
-        String value = properties.get(key);
-        if (value != null && !value.equals(root()) && !value.startsWith(root() + "/")) {
-          throw FloeError.OUTSIDE_LAKE.error(action + " with '" + key + "'", value, root());
-        }
+    if (!store.contains(tableLocation(path))) {
+      throw FloeError.OUTSIDE_LAKE.error(action, tableLocation(path), root());
+    }
+    for (String key : Sandbox.PATH_PROPERTIES) {
+      String value = properties.get(key);
+      if (value != null && !store.contains(value)) {
+        throw FloeError.OUTSIDE_LAKE.error(action + " with '" + key + "'", value, root());
       }
     }
   }
@@ -339,13 +332,9 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     }
     List<String> left = List.of();
     if (purge) {
-      if (store instanceof LocalStore) {
-        SandboxedDeletes deletes = new SandboxedDeletes(((LocalStore) store).io());
-        CatalogUtil.dropTableData(deletes, metadata);
-        left = deletes.left();
-      } else {
-        CatalogUtil.dropTableData(store.io(), metadata);
-      }
+      SandboxedDeletes deletes = new SandboxedDeletes(store);
+      CatalogUtil.dropTableData(deletes, metadata);
+      left = deletes.left();
     }
     store.deleteTree(tableLocation(path));
     return left;
