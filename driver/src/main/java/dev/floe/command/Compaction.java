@@ -261,6 +261,7 @@ final class Compaction {
       CloseableIterable<Record> records =
           Parquet.read(table.io().newInputFile(task.file().location()))
               .project(required)
+              .withNameMapping(nameMapping(table))
               .split(task.start(), task.length())
               .createReaderFunc(
                   fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
@@ -286,5 +287,11 @@ final class Compaction {
         open = null;
       }
     }
+  }
+
+  /** The table's name mapping, for data files written without field ids (add_files); or null. */
+  private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
+    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
   }
 }

@@ -152,6 +152,17 @@ class AddFilesTest extends LakeFixture {
       // the same files again are refused
       assertThat(state(c, "ALTER TABLE t EXECUTE add_files(location => '" + a + "')"))
           .isEqualTo("42000");
+      // rewrites read the files by the mapping too: compaction, and copy-on-write updates
+      rows(c, "ALTER TABLE t EXECUTE optimize");
+      assertThat(icebergRows(table("t")))
+          .containsExactly("0|zero|7", "1|n1|null", "2|n2|null", "3|n3|null");
+      execute(
+          c,
+          "CREATE TABLE cow (id BIGINT, name VARCHAR) WITH ('write.update.mode' ="
+              + " 'copy-on-write', 'write.delete.mode' = 'copy-on-write')");
+      rows(c, "ALTER TABLE cow EXECUTE add_files(location => '" + a + "')");
+      update(c, "UPDATE cow SET name = 'x' WHERE id = 1");
+      assertThat(icebergRows(table("cow"))).containsExactly("1|x", "2|n2");
     }
   }
 }
