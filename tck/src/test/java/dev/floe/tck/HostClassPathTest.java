@@ -123,6 +123,23 @@ class HostClassPathTest {
           }
           assertThat(columns).containsExactly("id", "name", "d");
         }
+        // What a database tool asks first: schemas, tables, keys.
+        try (ResultSet rs = c.getMetaData().getSchemas()) {
+          List<String> schemas = new ArrayList<>();
+          while (rs.next()) {
+            schemas.add(rs.getString("TABLE_SCHEM"));
+          }
+          assertThat(schemas).contains("sales");
+        }
+        try (ResultSet rs = c.getMetaData().getTables(null, "sales", "%", null)) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString("TABLE_NAME")).isEqualTo("orders");
+        }
+        try (ResultSet rs = c.getMetaData().getPrimaryKeys(null, "sales", "orders")) {
+          while (rs.next()) {
+            assertThat(rs.getString("COLUMN_NAME")).isNotNull();
+          }
+        }
       } finally {
         Thread.currentThread().setContextClassLoader(previous);
       }
