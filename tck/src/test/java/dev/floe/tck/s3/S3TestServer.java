@@ -82,6 +82,31 @@ public final class S3TestServer {
     return blobs.blobExists(bucket, key);
   }
 
+  /** Writes an object directly into the blob store, as another program would. */
+  public void put(String bucket, String key, byte[] content) {
+    blobs.putBlob(
+        software.amazon.awssdk.services.s3.model.PutObjectRequest.builder()
+            .bucket(bucket)
+            .key(key)
+            .contentLength((long) content.length)
+            .build(),
+        new java.io.ByteArrayInputStream(content));
+  }
+
+  /** An object's content, read from the blob store directly. */
+  public byte[] read(String bucket, String key) {
+    try (var in =
+        blobs.getBlob(
+            software.amazon.awssdk.services.s3.model.GetObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .build())) {
+      return in.readAllBytes();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Every key in a bucket. */
   public java.util.List<String> keys(String bucket) {
     java.util.List<String> keys = new java.util.ArrayList<>();
