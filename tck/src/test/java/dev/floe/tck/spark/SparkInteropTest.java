@@ -24,11 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Apache Spark with Iceberg's Spark runtime, in local mode, reads what Floe writes: after optimize
- * (with position deletes, equality-free deletion vectors of format 3), snapshot expiry, orphan
- * removal, a rollback, branch and tag creation and MERGE, Spark's rows for the table, its branch
- * and its tag are exactly the rows Floe reads. Floe runs from the shaded jar in a class loader of
- * its own (its bundled libraries never meet Spark's); Spark loads each table by its path, as the
- * README's "Opening the lake from Spark and Trino" shows. Runs with the {@code spark} profile.
+ * (over the position deletes of format 2 and the deletion vectors of format 3), snapshot expiry,
+ * orphan removal, a rollback, branch and tag creation and MERGE, Spark's rows for the table, its
+ * branch and its tag are exactly the rows Floe reads. Floe runs from the shaded jar in a class
+ * loader of its own (its bundled libraries never meet Spark's); Spark loads each table by its path,
+ * as the README's "Opening the lake from Spark and Trino" shows. Runs with the {@code spark}
+ * profile.
  */
 class SparkInteropTest {
   private static URLClassLoader loader;
