@@ -189,6 +189,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     TaskReader reader =
         new TaskReader(
             table.io(), target.schema(), spec.columns(), spec.rowIds(), new StatementDeleteCache());
+    applyNameMapping(reader, table);
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
@@ -199,6 +200,15 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             : new ParallelEnumerator(
                 reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
     return stats == null ? rows : new Watched(rows, stats);
+  }
+
+  /** Lets {@code reader} find columns by the table's name mapping in files without field ids. */
+  static void applyNameMapping(TaskReader reader, Table table) {
+    String mapping =
+        table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    if (mapping != null) {
+      reader.nameMapping(org.apache.iceberg.mapping.NameMappingParser.fromJson(mapping));
+    }
   }
 
   /** Counts the rows a scan hands on and the time spent producing them. */

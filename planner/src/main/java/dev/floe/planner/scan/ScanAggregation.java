@@ -107,6 +107,7 @@ final class ScanAggregation {
     TaskReader reader =
         new TaskReader(
             table.io(), target.schema(), spec.columns(), false, new StatementDeleteCache());
+    LakeScan.applyNameMapping(reader, table);
     reader.recordInto(stats);
     LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
     long start = System.nanoTime();
