@@ -179,7 +179,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             target.schema(),
             spec.columns(),
             spec.rowIds(),
-            new StatementDeleteCache(),
+            new StatementDeleteCache(pinned.plans()),
             true,
             spec.countOnly());
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
