@@ -107,13 +107,17 @@ class FloeStatement extends ForwardingStatement {
         FloeSession.Exclusive turn = session().exclusive()) {
       closeCurrent();
       PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.PARSE);
+      boolean known = connection.knownCalciteText(sql);
       String analyzed;
       SqlNode node;
       try {
-        analyzed = ExplainAnalyze.queryOf(sql);
-        node = analyzed != null || Etl.handles(sql) ? null : Ddl.parse(sql);
+        analyzed = known ? null : ExplainAnalyze.queryOf(sql);
+        node = known || analyzed != null || Etl.handles(sql) ? null : Ddl.parse(sql);
       } finally {
         PhaseTimes.restore(before);
+      }
+      if (known) {
+        return run(() -> calcite.execute(sql));
       }
       if (analyzed != null) {
         String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
@@ -142,6 +146,7 @@ class FloeStatement extends ForwardingStatement {
         }
         return false;
       }
+      connection.rememberCalciteText(sql);
       return run(() -> calcite.execute(sql));
     }
   }

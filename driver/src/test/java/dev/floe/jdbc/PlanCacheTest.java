@@ -145,9 +145,9 @@ class PlanCacheTest extends LakeFixture {
   @Test
   void anAddedColumnIsSeenByAStatementAndAPreparedStatement() throws SQLException {
     try (Connection reader = connect();
-        Connection writer = connect();
-        PreparedStatement ps = reader.prepareStatement("SELECT * FROM t ORDER BY x")) {
+        Connection writer = connect()) {
       table(writer);
+      PreparedStatement ps = reader.prepareStatement("SELECT * FROM t ORDER BY x");
       assertThat(query(reader, "SELECT * FROM t ORDER BY x").rows().get(0)).hasSize(2);
       assertThat(query(ps).rows().get(0)).hasSize(2);
 
@@ -163,6 +163,7 @@ class PlanCacheTest extends LakeFixture {
       Run prepared = query(ps);
       assertThat(prepared.rows()).isEqualTo(statement.rows());
       assertThat(ps.getMetaData().getColumnCount()).isEqualTo(3);
+      ps.close();
     }
   }
 

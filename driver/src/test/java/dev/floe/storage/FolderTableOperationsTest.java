@@ -73,7 +73,9 @@ class FolderTableOperationsTest {
     Path v2 = root.resolve("t/metadata/v2.metadata.json");
     String text = Files.readString(v2);
     Files.delete(v2);
-    Files.writeString(v2, text.replace("\"a\" : \"1\"", "\"a\" : \"22\""));
+    String rewritten = text.replaceFirst("\"a\"\\s*:\\s*\"1\"", "\"a\":\"22\"");
+    assertThat(rewritten).isNotEqualTo(text);
+    Files.writeString(v2, rewritten);
     assertThat(catalog().operations(List.of("t")).current().properties()).containsEntry("a", "22");
   }
 
