@@ -150,10 +150,18 @@ final class Merge {
         alias != null ? sql(alias) : identifierPart(target, target.names.size() - 1);
     SqlNode sourceCore = source;
     String sourceAlias;
+    String sourceColumns = "";
     if (source.getKind() == SqlKind.AS) {
       SqlCall as = (SqlCall) source;
       sourceCore = as.operand(0);
       sourceAlias = sql(as.operand(1));
+      List<String> renamed = new ArrayList<>();
+      for (SqlNode column : as.getOperandList().subList(2, as.operandCount())) {
+        renamed.add(sql(column));
+      }
+      if (!renamed.isEmpty()) {
+        sourceColumns = " (" + String.join(", ", renamed) + ")";
+      }
     } else if (source instanceof SqlIdentifier) {
       SqlIdentifier id = (SqlIdentifier) source;
       sourceAlias = identifierPart(id, id.names.size() - 1);
@@ -234,7 +242,9 @@ final class Merge {
         + quote(MATCHED_FLAG)
         + ", \"$floe_source\".* FROM "
         + sourceText
-        + " AS \"$floe_source\") AS "
+        + " AS \"$floe_source\""
+        + sourceColumns
+        + ") AS "
         + s
         + " ON "
         + sql(condition)

@@ -130,6 +130,20 @@ class MergeTest extends LakeFixture {
   }
 
   @Test
+  void aValuesSourceWithRenamedColumns() throws Exception {
+    try (Connection c = connect()) {
+      setUp(c, "");
+      update(
+          c,
+          "MERGE INTO t USING (VALUES (2, 'V2'), (9, 'V9')) AS src(k, w) ON t.id = src.k"
+              + " WHEN MATCHED THEN UPDATE SET v = src.w"
+              + " WHEN NOT MATCHED THEN INSERT (id, v, region) VALUES (src.k, src.w, 'eu')");
+      assertThat(icebergRows("t"))
+          .containsExactly("1|a|eu", "2|V2|eu", "3|c|us", "4|d|us", "9|V9|eu");
+    }
+  }
+
+  @Test
   void aTargetRowMatchedTwiceIs21000AndNothingIsWritten() throws Exception {
     try (Connection c = connect()) {
       setUp(c, "");

@@ -82,6 +82,17 @@ public final class S3TestServer {
     return blobs.blobExists(bucket, key);
   }
 
+  /** Writes an object directly into the blob store, as another program would. */
+  public void put(String bucket, String key, byte[] content) {
+    blobs.putBlob(
+        software.amazon.awssdk.services.s3.model.PutObjectRequest.builder()
+            .bucket(bucket)
+            .key(key)
+            .contentLength((long) content.length)
+            .build(),
+        new java.io.ByteArrayInputStream(content));
+  }
+
   /** Every key in a bucket. */
   public java.util.List<String> keys(String bucket) {
     java.util.List<String> keys = new java.util.ArrayList<>();
