@@ -3,7 +3,6 @@ package dev.floe.planner.spi;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -41,14 +40,13 @@ public final class ScanPlans {
    * The tasks of a scan, planned by {@code plan} the first time they are asked for.
    *
    * @param snapshotId the snapshot scanned
-   * @param filter the filter pushed into the scan (the plan's own object: plans are kept by its
-   *     identity, so a kept statement plan finds them again)
+   * @param filter the filter pushed into the scan (equal filters share their tasks)
    * @param wholeFiles whether tasks are whole files, not split at row groups
    * @param plan plans the tasks; its list is kept as it is and must not change afterwards
    */
   public List<FileScanTask> tasks(
       long snapshotId, Expression filter, boolean wholeFiles, Supplier<List<FileScanTask>> plan) {
-    Key key = new Key(tableUuid, snapshotId, filter, wholeFiles);
+    Key key = new Key(tableUuid, snapshotId, FilterKey.of(filter), wholeFiles);
     List<FileScanTask> tasks = shared.get(key);
     if (tasks == null) {
       // Planned outside any lock: planning reads manifests and may fail.
@@ -91,22 +89,110 @@ public final class ScanPlans {
   }
 
   /**
-   * A scan's identity: the table, the snapshot, the pushed filter (by identity) and whether files
-   * are kept whole.
+   * A scan's identity: the table, the snapshot, the pushed filter and whether files are kept whole.
    */
-  private record Key(String table, long snapshotId, Expression filter, boolean wholeFiles) {
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof Key k
-          && k.snapshotId == snapshotId
-          && k.filter == filter
-          && k.wholeFiles == wholeFiles
-          && k.table.equals(table);
+  private record Key(String table, long snapshotId, Object filter, boolean wholeFiles) {}
+
+  /**
+   * A filter as a key: its canonical text when every part of it can be written exactly (column
+   * names and literal values with their Iceberg literal classes, each length-prefixed, so no two
+   * different filters read alike), else the filter object itself, equal only to itself.
+   */
+  static final class FilterKey {
+    private FilterKey() {}
+
+    static Object of(Expression filter) {
+      try {
+        return new Text(
+            org.apache.iceberg.expressions.ExpressionVisitors.visit(filter, new Canonical()));
+      } catch (UnsupportedOperationException e) {
+        return new Identity(filter);
+      }
     }
 
-    @Override
-    public int hashCode() {
-      return Objects.hash(table, snapshotId, System.identityHashCode(filter), wholeFiles);
+    private record Text(String canonical) {}
+
+    private record Identity(Expression filter) {
+      @Override
+      public boolean equals(Object other) {
+        return other instanceof Identity i && i.filter == filter;
+      }
+
+      @Override
+      public int hashCode() {
+        return System.identityHashCode(filter);
+      }
+    }
+
+    private static String field(String text) {
+      return text.length() + ":" + text;
+    }
+
+    private static final class Canonical
+        extends org.apache.iceberg.expressions.ExpressionVisitors.ExpressionVisitor<String> {
+      @Override
+      public String alwaysTrue() {
+        return "true";
+      }
+
+      @Override
+      public String alwaysFalse() {
+        return "false";
+      }
+
+      @Override
+      public String not(String result) {
+        return "not(" + result + ")";
+      }
+
+      @Override
+      public String and(String left, String right) {
+        return "and(" + left + "," + right + ")";
+      }
+
+      @Override
+      public String or(String left, String right) {
+        return "or(" + left + "," + right + ")";
+      }
+
+      @Override
+      public <T> String predicate(org.apache.iceberg.expressions.BoundPredicate<T> pred) {
+        throw new UnsupportedOperationException("a bound predicate");
+      }
+
+      @Override
+      public <T> String predicate(org.apache.iceberg.expressions.UnboundPredicate<T> pred) {
+        if (!(pred.term() instanceof org.apache.iceberg.expressions.NamedReference<?> ref)) {
+          throw new UnsupportedOperationException("a transform term");
+        }
+        StringBuilder text = new StringBuilder();
+        text.append(pred.op().name()).append('(').append(field(ref.name()));
+        if (pred.literals() != null) {
+          for (org.apache.iceberg.expressions.Literal<T> literal : pred.literals()) {
+            text.append(',').append(field(literal.getClass().getName()));
+            text.append(',').append(field(value(literal.value())));
+          }
+        }
+        return text.append(')').toString();
+      }
+
+      private static String value(Object value) {
+        if (value instanceof java.nio.ByteBuffer buffer) {
+          StringBuilder hex = new StringBuilder("0x");
+          java.nio.ByteBuffer copy = buffer.duplicate();
+          while (copy.hasRemaining()) {
+            hex.append(String.format(java.util.Locale.ROOT, "%02x", copy.get()));
+          }
+          return hex.toString();
+        }
+        if (value instanceof CharSequence
+            || value instanceof Number
+            || value instanceof Boolean
+            || value instanceof java.util.UUID) {
+          return value.getClass().getName() + "=" + value;
+        }
+        throw new UnsupportedOperationException("a literal of " + value.getClass());
+      }
     }
   }
 

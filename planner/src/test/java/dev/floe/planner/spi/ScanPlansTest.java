@@ -40,9 +40,41 @@ class ScanPlansTest {
     Expression filter = Expressions.greaterThan("c", 100);
     plans.tasks(7L, filter, false, plan);
     plans.tasks(8L, filter, false, plan);
-    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
     plans.tasks(7L, filter, true, plan);
-    assertThat(planned).hasValue(4);
+    assertThat(planned).hasValue(3);
+  }
+
+  @Test
+  void equalFiltersShareTheirTasksAndFiltersThatDifferInAnyWayDoNot() {
+    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
+    assertThat(planned).hasValue(1);
+    plans.tasks(7L, Expressions.greaterThan("c", 100L), false, plan); // another literal type
+    plans.tasks(7L, Expressions.greaterThan("c", 101), false, plan);
+    plans.tasks(7L, Expressions.greaterThanOrEqual("c", 100), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("d", 100), false, plan);
+    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(7L, Expressions.in("s", "a", "b"), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 0.1f), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 0.1d), false, plan);
+    plans.tasks(
+        7L,
+        Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    plans.tasks(
+        7L,
+        Expressions.or(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    assertThat(planned).hasValue(11);
+    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(
+        7L,
+        Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    assertThat(planned).hasValue(11);
   }
 
   @Test
