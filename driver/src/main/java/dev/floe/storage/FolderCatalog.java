@@ -157,22 +157,15 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
-    if (store instanceof LocalStore) {
-      Sandbox sandbox = ((LocalStore) store).io().sandbox();
-      Path folder = LocalFileIO.toPath(tableLocation(path));
-      if (!sandbox.contains(folder)) {
+    String table = String.join(".", path);
+    if (!store.contains(tableLocation(path))) {
+      throw FloeError.OUTSIDE_LAKE.error("create table " + table, tableLocation(path), root());
+    }
+    for (String key : Sandbox.PATH_PROPERTIES) {
+      String value = properties.get(key);
+      if (value != null && !store.contains(value)) {
         throw FloeError.OUTSIDE_LAKE.error(
-            "create table " + String.join(".", path), folder, sandbox.root());
-      }
-      sandbox.checkProperties("create table " + String.join(".", path), properties);
-    } else {
-      // An object store has no sandbox of its own: paths must lie under the lake's prefix.
-      for (String key : Sandbox.PATH_PROPERTIES) {
-        String value = properties.get(key);
-        if (value != null && !value.equals(root()) && !value.startsWith(root() + "/")) {
-          throw FloeError.OUTSIDE_LAKE.error(
-              "create table " + String.join(".", path) + " with '" + key + "'", value, root());
-        }
+            "create table " + table + " with '" + key + "'", value, root());
       }
     }
     TablePropertyRules.check(properties);
@@ -206,13 +199,9 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     ParsedMetadata.forget(ops.location());
     List<String> left = List.of();
     if (purge) {
-      if (store instanceof LocalStore) {
-        SandboxedDeletes deletes = new SandboxedDeletes(((LocalStore) store).io());
-        CatalogUtil.dropTableData(deletes, metadata);
-        left = deletes.left();
-      } else {
-        CatalogUtil.dropTableData(store.io(), metadata);
-      }
+      SandboxedDeletes deletes = new SandboxedDeletes(store);
+      CatalogUtil.dropTableData(deletes, metadata);
+      left = deletes.left();
     }
     store.deleteTree(tableLocation(path));
     return left;

@@ -16,6 +16,12 @@ public interface LakeStore extends AutoCloseable {
   /** The FileIO of the lake's tables. */
   FileIO io();
 
+  /**
+   * Whether a location, in any spelling Floe reads, lies under the lake's root: the only places
+   * Floe creates or deletes files.
+   */
+  boolean contains(String location);
+
   /** The names of the folders directly in a folder, without hidden ones ({@code .x}), sorted. */
   List<String> childFolders(String folder);
 

@@ -26,6 +26,11 @@ public final class LocalStore implements LakeStore {
     return io;
   }
 
+  @Override
+  public boolean contains(String location) {
+    return io.sandbox().containsLocation(location);
+  }
+
   /**
    * The folders in a folder that may hold tables or schemas: hidden folders, unreadable ones and
    * symbolic links leading out of the root are skipped, so no folder a statement does not need can

@@ -60,7 +60,7 @@ public final class S3Store implements LakeStore {
   private final String bucket;
   private final String rootKey;
   private final S3Client client;
-  private final S3FileIO io;
+  private final S3LakeFileIO io;
   private final boolean singleWriter;
   private final List<String> secrets;
   private Boolean conditionalWrites;
@@ -81,8 +81,9 @@ public final class S3Store implements LakeStore {
     this.client = client;
     this.singleWriter = singleWriter;
     this.secrets = secrets;
-    this.io = new S3FileIO(() -> client);
-    this.io.initialize(Map.of());
+    S3FileIO s3 = new S3FileIO(() -> client);
+    s3.initialize(Map.of());
+    this.io = new S3LakeFileIO(s3, this);
   }
 
   /**
@@ -489,6 +490,23 @@ public final class S3Store implements LakeStore {
   }
 
   /** The key prefix of a folder in this bucket: {@code "a/b/"}, or {@code ""} for the bucket. */
+  @Override
+  public boolean contains(String location) {
+    if (location == null || location.isEmpty()) {
+      return false;
+    }
+    String key;
+    try {
+      key = key(location);
+    } catch (FloeException e) {
+      return false; // another bucket or another store
+    }
+    if (key.contains("//") || java.util.Arrays.asList(key.split("/")).contains("..")) {
+      return false;
+    }
+    return rootKey.isEmpty() || key.equals(rootKey) || key.startsWith(rootKey + "/");
+  }
+
   String folderPrefix(String folder) {
     String key = key(folder);
     return key.isEmpty() ? "" : key + "/";

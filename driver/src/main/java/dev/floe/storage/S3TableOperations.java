@@ -67,6 +67,24 @@ public final class S3TableOperations extends LakeTableOperations {
   }
 
   @Override
+  protected void checkWritable(TableMetadata metadata) {
+    if (!store.contains(location())) {
+      throw FloeError.OUTSIDE_LAKE.error("write table " + location(), location(), store.root());
+    }
+    if (!store.contains(metadata.location())) {
+      throw FloeError.OUTSIDE_LAKE.error(
+          "write table " + location(), "its location " + metadata.location(), store.root());
+    }
+    for (String key : Sandbox.PATH_PROPERTIES) {
+      String value = metadata.properties().get(key);
+      if (value != null && !store.contains(value)) {
+        throw FloeError.OUTSIDE_LAKE.error(
+            "write table " + location(), key + " = '" + value + "'", store.root());
+      }
+    }
+  }
+
+  @Override
   protected void publish(int next, TableMetadata metadata) {
     String name = "v" + next + ".metadata.json";
     String key = metadataPrefix + name;

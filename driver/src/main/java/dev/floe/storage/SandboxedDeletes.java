@@ -9,17 +9,19 @@ import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 
 /**
- * The FileIO a purge deletes through: files under the root are deleted, files outside it are left
- * in place and listed, so the caller can report them. Thread-safe.
+ * The FileIO a purge deletes through: files under the lake's root are deleted, files outside it are
+ * left in place and listed, so the caller can report them. Thread-safe.
  */
 final class SandboxedDeletes implements FileIO {
   private static final long serialVersionUID = 1L;
 
-  private final transient LocalFileIO io;
+  private final transient LakeStore store;
+  private final transient FileIO io;
   private final List<String> left = Collections.synchronizedList(new ArrayList<>());
 
-  SandboxedDeletes(LocalFileIO io) {
-    this.io = io;
+  SandboxedDeletes(LakeStore store) {
+    this.store = store;
+    this.io = store.io();
   }
 
   /** The files left in place because they lie outside the root, in the order met. */
@@ -41,7 +43,7 @@ final class SandboxedDeletes implements FileIO {
 
   @Override
   public void deleteFile(String location) {
-    if (io.sandbox().contains(LocalFileIO.toPath(location))) {
+    if (store.contains(location)) {
       io.deleteFile(location);
     } else {
       left.add(location);

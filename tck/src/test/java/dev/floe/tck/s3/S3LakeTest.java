@@ -167,6 +167,44 @@ class S3LakeTest {
   }
 
   @Test
+  void aTableWhoseFilesLieOutsideThePrefixIsReadButNeverWrittenOrPurgedThere() throws Exception {
+    String bucket = server.newBucket();
+    try (Connection other = DriverManager.getConnection(server.url(bucket, "other"))) {
+      update(other, "CREATE TABLE t (id INT)");
+      update(other, "INSERT INTO t VALUES (1)");
+      update(other, "INSERT INTO t VALUES (2)");
+    }
+    List<String> outside = server.keys(bucket);
+    // Another tool copied the table's metadata into the lake: it still names the files, and the
+    // location, under "other/".
+    for (String key : outside) {
+      if (key.startsWith("other/t/metadata/")) {
+        server.put(
+            bucket, "lake/t/" + key.substring("other/t/".length()), server.read(bucket, key));
+      }
+    }
+    try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {
+      assertThat(rows(c, "SELECT id FROM t ORDER BY id"))
+          .containsExactly(List.of("1"), List.of("2"));
+      List<String> before = server.keys(bucket);
+      for (String sql :
+          List.of(
+              "INSERT INTO t VALUES (3)",
+              "DELETE FROM t WHERE id = 1",
+              "TRUNCATE TABLE t",
+              "ALTER TABLE t EXECUTE optimize")) {
+        assertThatThrownBy(() -> c.createStatement().execute(sql))
+            .as(sql)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42602"))
+            .hasMessageContaining("outside the lake");
+        assertThat(server.keys(bucket)).as(sql).isEqualTo(before);
+      }
+      update(c, "DROP TABLE t PURGE");
+      assertThat(server.keys(bucket)).isEqualTo(outside);
+    }
+  }
+
+  @Test
   void dropDeletesOnlyTheTablesObjects() throws Exception {
     String bucket = server.newBucket();
     try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {

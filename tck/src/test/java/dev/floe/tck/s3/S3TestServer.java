@@ -93,6 +93,20 @@ public final class S3TestServer {
         new java.io.ByteArrayInputStream(content));
   }
 
+  /** An object's content, read from the blob store directly. */
+  public byte[] read(String bucket, String key) {
+    try (var in =
+        blobs.getBlob(
+            software.amazon.awssdk.services.s3.model.GetObjectRequest.builder()
+                .bucket(bucket)
+                .key(key)
+                .build())) {
+      return in.readAllBytes();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Every key in a bucket. */
   public java.util.List<String> keys(String bucket) {
     java.util.List<String> keys = new java.util.ArrayList<>();
