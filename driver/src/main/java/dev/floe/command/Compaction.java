@@ -4,6 +4,7 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -45,20 +47,27 @@ import org.apache.iceberg.util.PartitionUtil;
 final class Compaction {
   private final Table table;
   private final String name;
+  private final ZoneId zone;
+  private final Consumer<String> progress;
 
-  Compaction(Table table, String name) {
+  /**
+   * @param zone the session time zone, for TIMESTAMP literals in the WHERE clause
+   * @param progress receives one line per committed group
+   */
+  Compaction(Table table, String name, ZoneId zone, Consumer<String> progress) {
     this.table = table;
     this.name = name;
+    this.zone = zone;
+    this.progress = progress;
   }
 
   /** One partition's files to rewrite. */
   private record Group(String partition, List<FileScanTask> tasks) {}
 
   Maintenance.Result run(long threshold, SqlNode where, boolean dryRun) {
-    if (where != null) {
-      throw FloeError.NOT_SUPPORTED.error("optimize with a WHERE clause on " + name);
-    }
     table.refresh();
+    PartitionPredicate predicate =
+        where == null ? null : new PartitionPredicate(table, name, where, zone);
     Snapshot snapshot = table.currentSnapshot();
     long rewritten = 0;
     long removedDeletes = 0;
@@ -76,7 +85,9 @@ final class Compaction {
             deleteFiles.put(key, delete);
             deleteUsers.computeIfAbsent(key, k -> new HashSet<>()).add(task.file().location());
           }
-          if (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty()) {
+          boolean selected = predicate == null || predicate.selects(task.file());
+          if (selected
+              && (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty())) {
             String partition = task.file().specId() + "/" + task.file().partition();
             byPartition.computeIfAbsent(partition, k -> new ArrayList<>()).add(task);
           }
@@ -86,7 +97,9 @@ final class Compaction {
       }
       Set<String> rewrittenFiles = new HashSet<>();
       Set<String> removed = new HashSet<>();
+      int groupNumber = 0;
       for (Map.Entry<String, List<FileScanTask>> entry : byPartition.entrySet()) {
+        groupNumber++;
         List<FileScanTask> tasks = entry.getValue();
         boolean hasDeletes = tasks.stream().anyMatch(t -> !t.deletes().isEmpty());
         if (tasks.size() < 2 && !hasDeletes) {
@@ -118,8 +131,24 @@ final class Compaction {
         }
         List<DataFile> written = rewrite(group, snapshot, obsolete);
         if (written == null) {
+          progress.accept(
+              String.format(
+                  "optimize %s: group %d of %d (%s) gave up: a concurrent change deleted rows"
+                      + " of its files; a later optimize picks it up",
+                  name, groupNumber, byPartition.size(), partitionText(tasks.get(0))));
           continue;
         }
+        progress.accept(
+            String.format(
+                "optimize %s: group %d of %d (%s) committed: %d files, %d bytes rewritten into"
+                    + " %d files",
+                name,
+                groupNumber,
+                byPartition.size(),
+                partitionText(tasks.get(0)),
+                groupFiles.size(),
+                groupBytes,
+                written.size()));
         rewritten += groupFiles.size();
         bytes += groupBytes;
         added += written.size();
@@ -136,6 +165,11 @@ final class Compaction {
     row.put("added_data_files_count", added);
     row.put("rewritten_bytes_count", bytes);
     return Maintenance.Result.of(row);
+  }
+
+  private String partitionText(FileScanTask task) {
+    String path = table.specs().get(task.file().specId()).partitionToPath(task.file().partition());
+    return path.isEmpty() ? "unpartitioned" : path;
   }
 
   private static long distinctBytes(List<FileScanTask> tasks) {
@@ -261,6 +295,7 @@ final class Compaction {
       CloseableIterable<Record> records =
           Parquet.read(table.io().newInputFile(task.file().location()))
               .project(required)
+              .withNameMapping(nameMapping(table))
               .split(task.start(), task.length())
               .createReaderFunc(
                   fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
@@ -286,5 +321,11 @@ final class Compaction {
         open = null;
       }
     }
+  }
+
+  /** The table's name mapping, for data files written without field ids (add_files); or null. */
+  private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
+    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
   }
 }

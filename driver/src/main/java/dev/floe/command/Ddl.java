@@ -119,9 +119,6 @@ public final class Ddl {
             FloeError.NOT_SUPPORTED,
             (((SqlLakeIndex) statement).create ? "CREATE INDEX: " : "DROP INDEX: ") + NO_INDEXES);
       }
-      if (statement instanceof SqlCreateLakeTable && ((SqlCreateLakeTable) statement).replace) {
-        throw notYet("CREATE OR REPLACE TABLE");
-      }
       if (statement instanceof SqlTruncateTable) {
         throw notYet("TRUNCATE TABLE");
       }
@@ -162,6 +159,16 @@ public final class Ddl {
   }
 
   private long create(SqlCreateLakeTable create, String sql) throws SQLException {
+    if (create.replace) {
+      if (create.ifNotExists) {
+        throw SqlErrors.of(
+            FloeError.SYNTAX, "CREATE OR REPLACE TABLE cannot say IF NOT EXISTS as well");
+      }
+      List<String> existing = existingPath(create.name);
+      if (existing != null && catalog().tableExists(existing)) {
+        return replace(create, sql, existing);
+      }
+    }
     List<String> path;
     try {
       path = newTablePath(create.name);
@@ -189,11 +196,49 @@ public final class Ddl {
       txn.commitTransaction();
       return 0;
     }
-    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, properties);
+    return createAsSelect(
+        create,
+        FloeParser.textFrom(sql, create.queryStart),
+        path,
+        schema ->
+            catalog()
+                .newCreateTableTransaction(
+                    path, schema, spec(path, schema, create.partitioning), properties));
+  }
+
+  /**
+   * CREATE OR REPLACE TABLE of an existing table: Iceberg's replace transaction, one commit with
+   * the new schema, spec and rows; the old snapshots stay in the history. The table is read as it
+   * is when the statement begins; a commit by another writer before this one publishes is 40001.
+   */
+  private long replace(SqlCreateLakeTable create, String sql, List<String> path)
+      throws SQLException {
+    checkNoPendingChange(path, "replace");
+    Table current = catalog().loadTable(path);
+    Map<String, String> properties = new LinkedHashMap<>(create.properties);
+    if (properties.containsKey(TableProperties.FORMAT_VERSION)) {
+      checkFormatVersion(properties);
+    }
+    ReplaceFactory factory =
+        schema ->
+            catalog()
+                .newReplaceTableTransaction(
+                    path, current, schema, spec(path, schema, create.partitioning), properties);
+    if (create.query == null) {
+      factory.begin(schema(columns(create.columns), create.primaryKey)).commitTransaction();
+      return 0;
+    }
+    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, factory);
+  }
+
+  /** Begins the transaction that creates or replaces a table with a schema. */
+  @FunctionalInterface
+  private interface ReplaceFactory {
+    Transaction begin(Schema schema);
   }
 
   private long createAsSelect(
-      SqlCreateLakeTable create, String querySql, List<String> path, Map<String, String> properties)
+      SqlCreateLakeTable create, String querySql, List<String> path, ReplaceFactory factory)
       throws SQLException {
     List<List<String>> createdFolders = missingFolders(path);
     try (Statement query = connection.createStatement();
@@ -224,11 +269,7 @@ public final class Ddl {
         }
         columns = columns(create.columns);
       }
-      Schema schema = schema(columns, create.primaryKey);
-      Transaction txn =
-          catalog()
-              .newCreateTableTransaction(
-                  path, schema, spec(path, schema, create.partitioning), properties);
+      Transaction txn = factory.begin(schema(columns, create.primaryKey));
       Table table = txn.table();
       String operationId = UUID.randomUUID().toString();
       AtomicInteger rows = new AtomicInteger();

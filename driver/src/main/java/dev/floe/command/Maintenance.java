@@ -8,6 +8,7 @@ import dev.floe.planner.spi.TableNames;
 import dev.floe.txn.FloeSession;
 import java.math.BigDecimal;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,7 +88,12 @@ public final class Maintenance {
         "set_current_snapshot",
         false,
         new Parameter("snapshot_id", Kind.INTEGER, false),
-        new Parameter("ref", Kind.STRING, false));
+        new Parameter("ref", Kind.STRING, false)),
+    ADD_FILES(
+        "add_files",
+        false,
+        new Parameter("location", Kind.STRING, true),
+        new Parameter("format", Kind.STRING, false));
 
     final String sqlName;
     final boolean takesWhere;
@@ -144,6 +150,7 @@ public final class Maintenance {
 
   private final CommandContext connection;
   private final Duration minRetention;
+  private SQLWarning warning;
 
   /**
    * @param minRetention the shortest retention threshold expiry and orphan removal accept (the
@@ -176,6 +183,7 @@ public final class Maintenance {
 
   /** Runs a procedure; its one row of counts. */
   public Result execute(SqlAlterTableExecute call) throws SQLException {
+    warning = null;
     try {
       Procedure procedure = procedure(call.procedure);
       Arguments arguments = arguments(procedure, call);
@@ -194,7 +202,7 @@ public final class Maintenance {
             new Cleanup(table, name).removeOrphanFiles(retention(arguments), dryRun);
         case OPTIMIZE_MANIFESTS -> new Cleanup(table, name).optimizeManifests();
         case OPTIMIZE ->
-            new Compaction(table, name)
+            new Compaction(table, name, session().timeZone().toZoneId(), this::warn)
                 .run(
                     arguments.has("file_size_threshold")
                         ? (Long) arguments.values().get("file_size_threshold")
@@ -206,6 +214,9 @@ public final class Maintenance {
         case ROLLBACK_TO_TIMESTAMP ->
             SnapshotRefs.rollbackToTime(table, name, arguments.integer("ts", 0));
         case SET_CURRENT_SNAPSHOT -> setCurrent(table, name, arguments);
+        case ADD_FILES ->
+            new AddFiles(table, name, session().catalog().externalFiles())
+                .run(arguments.string("location"), arguments.string("format"));
       };
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
@@ -221,6 +232,22 @@ public final class Maintenance {
       SnapshotRefs.alter(table, String.join(".", path), ddl);
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** The warnings of the last procedure (optimize's progress lines), and forgets them. */
+  public SQLWarning takeWarning() {
+    SQLWarning taken = warning;
+    warning = null;
+    return taken;
+  }
+
+  private void warn(String line) {
+    SQLWarning next = new SQLWarning(line, FloeError.WARNING.sqlState());
+    if (warning == null) {
+      warning = next;
+    } else {
+      warning.setNextWarning(next);
     }
   }
 

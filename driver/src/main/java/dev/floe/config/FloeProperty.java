@@ -71,6 +71,14 @@ public enum FloeProperty {
       false,
       "true: allow commits on an S3 store that does not honour conditional PUT; the user"
           + " guarantees that only one writer commits at a time."),
+  /** Whether read_parquet and read_csv may read files outside the lake. */
+  EXTERNAL_ACCESS(
+      "externalAccess",
+      "true",
+      false,
+      "false: read_parquet and read_csv refuse every path outside the lake root (42602), as"
+          + " DuckDB's enable_external_access=false; for a lake shared through a service. Writing"
+          + " is always confined to the lake."),
   /** The shortest retention snapshot expiry and orphan removal accept. */
   MAINTENANCE_MIN_RETENTION(
       "maintenance.min-retention",

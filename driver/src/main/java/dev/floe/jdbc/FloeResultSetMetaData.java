@@ -92,8 +92,13 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
   private List<String> tablePath(String schema, String table) {
     LakeCatalog catalog = connection.session().catalog();
     List<String> direct = schema.equals(LakeSchemas.ROOT) ? List.of(table) : List.of(schema, table);
-    if (catalog.tableExists(direct)) {
-      return direct;
+    try {
+      if (catalog.tableExists(direct)) {
+        return direct;
+      }
+    } catch (dev.floe.error.FloeException e) {
+      // no folder name (a read_csv or read_parquet call, named by its text): no table's column
+      return null;
     }
     List<List<String>> candidates = new ArrayList<>();
     for (List<String> path : LakeSchemas.all(catalog)) {

@@ -155,7 +155,11 @@ class FloeStatement extends ForwardingStatement {
   private boolean maintain(SqlNode statement) throws SQLException {
     Maintenance maintenance = connection.maintenance();
     if (statement instanceof SqlAlterTableExecute call) {
-      current = new FloeResultSet(this, CountResults.of(connection, maintenance.execute(call)));
+      try {
+        current = new FloeResultSet(this, CountResults.of(connection, maintenance.execute(call)));
+      } finally {
+        ddlWarning = maintenance.takeWarning();
+      }
       updateCount = -1;
       return true;
     }

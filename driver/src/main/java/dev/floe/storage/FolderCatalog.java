@@ -2,6 +2,7 @@ package dev.floe.storage;
 
 import dev.floe.config.FloeProperty;
 import dev.floe.error.FloeError;
+import dev.floe.planner.spi.ExternalFiles;
 import dev.floe.planner.spi.LakeCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,14 +16,20 @@ import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 
 /**
  * The tables under one lake root, a local folder or an S3 prefix: every folder holding {@code
@@ -34,6 +41,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   private final LakeLocation root;
   private final LakeStore store;
+  private volatile boolean externalAccess = true;
 
   /** The catalog of a local folder. */
   public FolderCatalog(LakeLocation root) {
@@ -54,8 +62,11 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
    * @throws dev.floe.error.FloeException CANNOT_OPEN when the lake cannot be opened
    */
   public static FolderCatalog open(LakeLocation location, Properties properties) {
+    boolean external = FloeProperty.EXTERNAL_ACCESS.isTrue(properties);
     if (location.isS3()) {
-      return new FolderCatalog(S3Store.open(location, properties));
+      FolderCatalog catalog = new FolderCatalog(S3Store.open(location, properties));
+      catalog.externalAccess = external;
+      return catalog;
     }
     Path root = location.localPath();
     if (!Files.isDirectory(root)) {
@@ -76,7 +87,9 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
         throw FloeError.CANNOT_OPEN.error(e, location, e.getMessage());
       }
     }
-    return new FolderCatalog(location);
+    FolderCatalog catalog = new FolderCatalog(location);
+    catalog.externalAccess = external;
+    return catalog;
   }
 
   /** Whether the lake's root is still there: the folder exists, or the bucket can be listed. */
@@ -157,23 +170,144 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     if (tableExists(path)) {
       throw FloeError.TABLE_EXISTS.error(String.join(".", path));
     }
-    String table = String.join(".", path);
-    if (!store.contains(tableLocation(path))) {
-      throw FloeError.OUTSIDE_LAKE.error("create table " + table, tableLocation(path), root());
-    }
-    for (String key : Sandbox.PATH_PROPERTIES) {
-      String value = properties.get(key);
-      if (value != null && !store.contains(value)) {
-        throw FloeError.OUTSIDE_LAKE.error(
-            "create table " + table + " with '" + key + "'", value, root());
-      }
-    }
+    checkInsideLake("create table " + String.join(".", path), path, properties);
     TablePropertyRules.check(properties);
     LakeTableOperations ops = operations(path);
     TableMetadata metadata =
         TableMetadata.newTableMetadata(
             schema, spec, SortOrder.unsorted(), tableLocation(path), properties);
     return Transactions.createTableTransaction(String.join(".", path), ops, metadata);
+  }
+
+  /** Refuses a table folder, or path properties, that would lie outside the lake (42602). */
+  private void checkInsideLake(String action, List<String> path, Map<String, String> properties) {
+    if (!store.contains(tableLocation(path))) {
+      throw FloeError.OUTSIDE_LAKE.error(action, tableLocation(path), root());
+    }
+    for (String key : Sandbox.PATH_PROPERTIES) {
+      String value = properties.get(key);
+      if (value != null && !store.contains(value)) {
+        throw FloeError.OUTSIDE_LAKE.error(action + " with '" + key + "'", value, root());
+      }
+    }
+  }
+
+  @Override
+  public Transaction newReplaceTableTransaction(
+      List<String> path,
+      Table current,
+      Schema schema,
+      PartitionSpec spec,
+      Map<String, String> properties) {
+    String name = String.join(".", path);
+    TableMetadata base = ((HasTableOperations) current).operations().current();
+    if (base == null || !tableExists(path)) {
+      throw FloeError.TABLE_NOT_FOUND.error(describe(path));
+    }
+    checkInsideLake("replace table " + name, path, properties);
+    TablePropertyRules.check(properties);
+    TableMetadata replacement;
+    try {
+      replacement =
+          base.buildReplacement(schema, spec, SortOrder.unsorted(), base.location(), properties);
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw FloeError.INVALID_PROPERTY.error(e, "table " + name, e.getMessage());
+    }
+    return Transactions.replaceTableTransaction(
+        name, new ReplaceOperations(operations(path), base, name), replacement);
+  }
+
+  /**
+   * The operations a replace transaction commits through: the base is the version the statement
+   * read, never refreshed, so a version published meanwhile makes the commit fail with 40001 rather
+   * than be silently replaced (Iceberg's replace transaction otherwise retries on the newest
+   * version, dropping that version's snapshot from the history). Publishing is the table's own
+   * commit protocol.
+   */
+  private static final class ReplaceOperations implements TableOperations {
+    private final LakeTableOperations ops;
+    private final TableMetadata base;
+    private final String name;
+
+    ReplaceOperations(LakeTableOperations ops, TableMetadata base, String name) {
+      this.ops = ops;
+      this.base = base;
+      this.name = name;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return base;
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return base;
+    }
+
+    @Override
+    public void commit(TableMetadata from, TableMetadata metadata) {
+      try {
+        ops.commit(from, metadata);
+      } catch (CommitFailedException e) {
+        throw FloeError.COMMIT_CONFLICT.error(
+            e,
+            name,
+            "another writer committed to it while it was being replaced; nothing was replaced");
+      }
+    }
+
+    @Override
+    public FileIO io() {
+      return ops.io();
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return ops.metadataFileLocation(fileName);
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return ops.locationProvider();
+    }
+
+    @Override
+    public TableOperations temp(TableMetadata uncommitted) {
+      ReplaceOperations outer = this;
+      return new TableOperations() {
+        @Override
+        public TableMetadata current() {
+          return uncommitted;
+        }
+
+        @Override
+        public TableMetadata refresh() {
+          return uncommitted;
+        }
+
+        @Override
+        public void commit(TableMetadata from, TableMetadata metadata) {
+          throw new UnsupportedOperationException("Cannot commit temporary table operations");
+        }
+
+        @Override
+        public FileIO io() {
+          return outer.io();
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName) {
+          return outer.metadataFileLocation(fileName);
+        }
+
+        @Override
+        public LocationProvider locationProvider() {
+          outer.ops.checkWritable(uncommitted);
+          return LocationProviders.locationsFor(uncommitted.location(), uncommitted.properties());
+        }
+      };
+    }
   }
 
   @Override
@@ -205,6 +339,12 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     }
     store.deleteTree(tableLocation(path));
     return left;
+  }
+
+  @Override
+  public ExternalFiles externalFiles() {
+    return new ExternalFileAccess(
+        store instanceof LocalStore ? ((LocalStore) store).io().sandbox() : null, externalAccess);
   }
 
   @Override

@@ -44,6 +44,8 @@ final class LakeWatcher {
   private static final Pattern LONG_WRITE =
       Pattern.compile(
           "(?i)(INSERT|UPSERT|UPDATE|DELETE|MERGE|CREATE\\s.*\\bAS\\b)", Pattern.DOTALL);
+  private static final Pattern PROCEDURE =
+      Pattern.compile("(?i)ALTER\\s+TABLE\\s+.+?\\s+EXECUTE\\s+(\\w+)", Pattern.DOTALL);
 
   /** Something a statement does, which may throw anything the JDBC call throws. */
   interface Action {
@@ -104,9 +106,13 @@ final class LakeWatcher {
     ScheduledFuture<?> progress = null;
     Matcher write = LONG_WRITE.matcher(statement);
     String verb = null;
+    Matcher procedure = PROCEDURE.matcher(statement);
     if (write.lookingAt()) {
       verb = write.group(1).toUpperCase(Locale.ROOT).split("\\s")[0];
       progress = startProgress(verb);
+    } else if (procedure.lookingAt()) {
+      // table maintenance (optimize writes files too); its row of counts is the result
+      progress = startProgress(procedure.group(1).toLowerCase(Locale.ROOT));
     }
     Object result = null;
     boolean succeeded = false;

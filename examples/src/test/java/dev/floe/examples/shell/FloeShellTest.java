@@ -201,6 +201,36 @@ class FloeShellTest {
   }
 
   @Test
+  void optimizeReportsProgressAndEachCommittedGroup() throws Exception {
+    shell(
+        lake.toString(),
+        "-e",
+        "CREATE TABLE t (id BIGINT NOT NULL, p INT) PARTITIONED BY (p)",
+        "-e",
+        "INSERT INTO t VALUES (1, 1), (2, 2)",
+        "-e",
+        "INSERT INTO t VALUES (3, 1), (4, 2)");
+    String before = System.getProperty(FloeShell.PROGRESS_PROPERTY);
+    System.setProperty(FloeShell.PROGRESS_PROPERTY, "1");
+    Run run;
+    try {
+      run = shell(lake.toString(), "-e", "ALTER TABLE t EXECUTE optimize");
+    } finally {
+      if (before == null) {
+        System.clearProperty(FloeShell.PROGRESS_PROPERTY);
+      } else {
+        System.setProperty(FloeShell.PROGRESS_PROPERTY, before);
+      }
+    }
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.err).contains("... optimize running for ");
+    assertThat(run.out + run.err)
+        .contains("optimize t: group 1 of 2 (p=1) committed: 2 files")
+        .contains("optimize t: group 2 of 2 (p=2) committed: 2 files");
+  }
+
+  @Test
   void aMetadataOnlyDeleteReportsTheRowsJdbcCounts() throws Exception {
     shell(
         lake.toString(),

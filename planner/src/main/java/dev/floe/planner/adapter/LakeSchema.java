@@ -5,8 +5,10 @@ import dev.floe.planner.scan.MetadataScan;
 import dev.floe.planner.spi.LakeSession;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.calcite.schema.Schema;
@@ -29,6 +31,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class LakeSchema extends AbstractSchema {
   private final LakeSession session;
   private final List<String> path;
+
+  /** The tables of the read_parquet and read_csv calls planned on this root, by name. */
+  private final Map<String, FileTable> files = new ConcurrentHashMap<>();
 
   /** Creates the schema for a path under the root ({@code []} is the root itself). */
   public LakeSchema(LakeSession session, List<String> path) {
@@ -64,6 +69,10 @@ public final class LakeSchema extends AbstractSchema {
    *     an existing table
    */
   private @Nullable Named<Table> special(String name) {
+    FileTable file = files.get(name);
+    if (file != null) {
+      return new Named<>(name, file);
+    }
     TableReference reference = TableReference.parse(name);
     if (reference == null || !session.catalog().tableNames(path).contains(reference.table())) {
       return null;
@@ -129,6 +138,15 @@ public final class LakeSchema extends AbstractSchema {
     }
     return new Named<>(
         String.join(".", at.subList(path.size(), at.size())), new LakeSchema(session, at));
+  }
+
+  /**
+   * Makes the table a read_parquet or read_csv call reads findable under a name (its call as text)
+   * for the statement being planned; the plan keeps the table itself, so a later call of the same
+   * text replaces it without touching plans made before.
+   */
+  void addFileTable(String name, FileTable table) {
+    files.put(name, table);
   }
 
   @Override

@@ -55,7 +55,21 @@ public final class SqlNames {
    */
   public static void qualify(
       SqlNode statement, TableNames names, String mount, List<String> currentSchema) {
-    statement.accept(new Qualifier(names, mount, currentSchema));
+    statement.accept(new Qualifier(names, mount, currentSchema, null));
+  }
+
+  /**
+   * Replaces each table reference as {@link #qualify(SqlNode, TableNames, String, List)} does, and
+   * each call of a file table function ({@code read_parquet(...)}, {@code read_csv(...)}) by the
+   * name of a {@link FileTable} planned now on the lake's root schema.
+   */
+  public static void qualify(
+      SqlNode statement,
+      TableNames names,
+      String mount,
+      List<String> currentSchema,
+      LakeSchema lake) {
+    statement.accept(new Qualifier(names, mount, currentSchema, lake));
   }
 
   /** Walks a statement, resolving every identifier that stands in a table's place. */
@@ -64,11 +78,14 @@ public final class SqlNames {
     private final String mount;
     private final List<String> currentSchema;
     private final Deque<Set<String>> withNames = new ArrayDeque<>();
+    private final @Nullable LakeSchema lake;
 
-    Qualifier(TableNames names, String mount, List<String> currentSchema) {
+    Qualifier(
+        TableNames names, String mount, List<String> currentSchema, @Nullable LakeSchema lake) {
       this.names = names;
       this.mount = mount;
       this.currentSchema = currentSchema;
+      this.lake = lake;
     }
 
     @Override
@@ -80,7 +97,10 @@ public final class SqlNames {
           {
             SqlSelect select = (SqlSelect) call;
             if (select.getFrom() != null) {
-              from(select.getFrom());
+              SqlNode from = from(select.getFrom());
+              if (from != select.getFrom()) {
+                select.setFrom(from);
+              }
             }
             for (SqlNode operand : select.getOperandList()) {
               if (operand != null && operand != select.getFrom()) {
@@ -115,7 +135,10 @@ public final class SqlNames {
           {
             SqlMerge merge = (SqlMerge) call;
             from(merge.getTargetTable());
-            from(merge.getSourceTableRef());
+            SqlNode source = from(merge.getSourceTableRef());
+            if (source != merge.getSourceTableRef()) {
+              merge.setSourceTableRef(source);
+            }
             walk(merge.getCondition());
             walk(merge.getUpdateCall());
             walk(
@@ -149,44 +172,63 @@ public final class SqlNames {
       return null;
     }
 
-    /** A node in a table's place: a name, an aliased or hinted name, a join, or a subquery. */
-    private void from(SqlNode node) {
+    /**
+     * A node in a table's place: a name, an aliased or hinted name, a join, a subquery, or a file
+     * table function; returns the node to put in its place.
+     */
+    private SqlNode from(SqlNode node) {
       if (node instanceof SqlIdentifier) {
         qualify((SqlIdentifier) node);
-        return;
+        return node;
       }
       if (node instanceof SqlJoin) {
         SqlJoin join = (SqlJoin) node;
-        from(join.getLeft());
-        from(join.getRight());
+        SqlNode left = from(join.getLeft());
+        if (left != join.getLeft()) {
+          join.setLeft(left);
+        }
+        SqlNode right = from(join.getRight());
+        if (right != join.getRight()) {
+          join.setRight(right);
+        }
         walk(join.getCondition());
-        return;
+        return node;
       }
       if (node instanceof SqlCall) {
         SqlCall call = (SqlCall) node;
         SqlKind kind = call.getKind();
+        if (kind == SqlKind.COLLECTION_TABLE && lake != null) {
+          SqlNode file = FileFunctions.table(lake, mount, call);
+          if (file != null) {
+            return file;
+          }
+        }
         if (kind == SqlKind.AS
             || kind == SqlKind.TABLE_REF
             || kind == SqlKind.SNAPSHOT
             || kind == SqlKind.EXTEND
             || kind == SqlKind.TABLESAMPLE
             || kind == SqlKind.OVER) {
-          from(call.operand(0));
+          SqlNode inner = from(call.operand(0));
+          if (inner != call.operand(0)) {
+            call.setOperand(0, inner);
+          }
           for (int i = 1; i < call.operandCount(); i++) {
             if (call.operand(i) != null && kind != SqlKind.AS) {
               call.operand(i).accept(this);
             }
           }
-          return;
+          return node;
         }
       }
       if (node instanceof SqlNodeList) {
         for (SqlNode item : (SqlNodeList) node) {
           walk(item);
         }
-        return;
+        return node;
       }
       walk(node);
+      return node;
     }
 
     private void qualify(SqlIdentifier identifier) {

@@ -484,7 +484,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       List<String> schema =
           current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
-      SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema);
+      SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema, lake);
     } finally {
       PhaseTimes.restore(before);
     }

@@ -182,6 +182,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             new StatementDeleteCache(pinned.plans()),
             true,
             spec.countOnly());
+    String mapping =
+        table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    if (mapping != null) {
+      reader.nameMapping(org.apache.iceberg.mapping.NameMappingParser.fromJson(mapping));
+    }
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);

@@ -15,6 +15,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -84,6 +85,8 @@ final class TaskReader {
     }
     this.outputSchema = new Schema(selected);
   }
+
+  private NameMapping nameMapping;
 
   /** The FileIO the reader opens files with. */
   FileIO io() {
@@ -228,11 +231,19 @@ final class TaskReader {
 
   /** Iceberg's reader of a task's split, projected and with row groups skipped by the residual. */
   private Parquet.ReadBuilder read(FileScanTask task, Schema schema, Expression residual) {
-    return Parquet.read(io.newInputFile(task.file().location()))
-        .project(schema)
-        .split(task.start(), task.length())
-        .filter(residual)
-        .caseSensitive(true);
+    Parquet.ReadBuilder read =
+        Parquet.read(io.newInputFile(task.file().location()))
+            .project(schema)
+            .split(task.start(), task.length())
+            .filter(residual)
+            .caseSensitive(true);
+    // files without field ids (registered by add_files) are read by the table's name mapping
+    return nameMapping == null ? read : read.withNameMapping(nameMapping);
+  }
+
+  /** Reads files without Parquet field ids through a table's name mapping (null: none). */
+  void nameMapping(NameMapping mapping) {
+    this.nameMapping = mapping;
   }
 
   private static boolean isTrue(Expression residual) {

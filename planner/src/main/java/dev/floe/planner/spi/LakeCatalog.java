@@ -48,8 +48,27 @@ public interface LakeCatalog {
   Transaction newCreateTableTransaction(
       List<String> path, Schema schema, PartitionSpec spec, Map<String, String> properties);
 
+  /**
+   * A transaction that replaces the table at a path in one commit: the new schema, partition spec
+   * and properties (merged over the table's), and the contents the caller adds to it; the table's
+   * snapshots stay in its history, readable by time travel. {@code current} is the table as loaded
+   * when the statement began: if another writer has published a version since, committing fails
+   * with COMMIT_CONFLICT (40001) and replaces nothing.
+   */
+  Transaction newReplaceTableTransaction(
+      List<String> path,
+      Table current,
+      Schema schema,
+      PartitionSpec spec,
+      Map<String, String> properties);
+
   /** Drops a table; with {@code purge}, also deletes every file it references and its folder. */
   void dropTable(List<String> path, boolean purge);
+
+  /**
+   * The files outside the tables that queries may read ({@code read_parquet}, {@code read_csv}).
+   */
+  ExternalFiles externalFiles();
 
   /** The location a table at this path has or would have. */
   String tableLocation(List<String> path);

@@ -273,6 +273,7 @@ final class RowLevelChange {
             deletes.filter(
                 Parquet.read(table.io().newInputFile(task.file().location()))
                     .project(readSchema)
+                    .withNameMapping(nameMapping(table))
                     .createReaderFunc(
                         fileSchema ->
                             GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
@@ -332,5 +333,11 @@ final class RowLevelChange {
       }
       return Arrays.copyOf(result, unique);
     }
+  }
+
+  /** The table's name mapping, for data files written without field ids (add_files); or null. */
+  private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
+    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
+    return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
   }
 }

@@ -14,13 +14,19 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.DataWriter;
@@ -57,15 +63,19 @@ final class BenchLake {
     return reuse;
   }
 
+  /** An empty benchmark table at {@code folder}. */
+  static Table create(Path folder) {
+    return new HadoopTables(new Configuration())
+        .create(
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            Map.of("format-version", "2", "write.parquet.compression-codec", "zstd"),
+            folder.toString());
+  }
+
   /** Creates the table at {@code folder} with {@code rows} rows in {@code files} files. */
   static Table write(Path folder, long rows, int files) {
-    Table table =
-        new HadoopTables(new Configuration())
-            .create(
-                SCHEMA,
-                PartitionSpec.unpartitioned(),
-                Map.of("format-version", "2", "write.parquet.compression-codec", "zstd"),
-                folder.toString());
+    Table table = create(folder);
     GenericFileWriterFactory factory =
         new GenericFileWriterFactory.Builder(table)
             .dataFileFormat(FileFormat.PARQUET)
@@ -95,6 +105,84 @@ final class BenchLake {
     }
     append.commit();
     return table;
+  }
+
+  /**
+   * A new table at {@code folder} holding byte-identical copies of {@code source}'s data files (its
+   * current snapshot), so scans of both read the same bytes.
+   */
+  static Table copy(Table source, Path folder) throws IOException {
+    Table table = create(folder);
+    Files.createDirectories(folder.resolve("data"));
+    AppendFiles append = table.newAppend();
+    for (DataFile file : source.currentSnapshot().addedDataFiles(source.io())) {
+      Path from = Path.of(file.location());
+      Path to = folder.resolve("data").resolve(from.getFileName());
+      Files.copy(from, to);
+      append.appendFile(
+          DataFiles.builder(PartitionSpec.unpartitioned())
+              .copy(file)
+              .withPath(to.toString())
+              .build());
+    }
+    append.commit();
+    return table;
+  }
+
+  /**
+   * Deletes every {@code every}-th row position of every data file with position-delete files
+   * written by Iceberg's own writer, in one commit. Returns the number of rows deleted.
+   */
+  static long deletePositions(Table table, int every) throws IOException {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table).deleteFileFormat(FileFormat.PARQUET).build();
+    RowDelta delta = table.newRowDelta();
+    long deleted = 0;
+    int n = 0;
+    for (DataFile data : table.currentSnapshot().addedDataFiles(table.io())) {
+      String location = data.location().replace(".parquet", "-pos-deletes-" + n++ + ".parquet");
+      PositionDeleteWriter<Record> writer =
+          factory.newPositionDeleteWriter(
+              EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location)),
+              PartitionSpec.unpartitioned(),
+              null);
+      try (writer) {
+        PositionDelete<Record> delete = PositionDelete.create();
+        for (long p = 0; p < data.recordCount(); p += every) {
+          writer.write(delete.set(data.location(), p));
+          deleted++;
+        }
+      }
+      DeleteFile file = writer.toDeleteFile();
+      delta.addDeletes(file);
+    }
+    delta.commit();
+    return deleted;
+  }
+
+  /** Deletes the rows with the given ids with one equality-delete file on {@code id}. */
+  static void deleteIds(Table table, long[] ids) throws IOException {
+    Schema deleteSchema = table.schema().select("id");
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table)
+            .deleteFileFormat(FileFormat.PARQUET)
+            .equalityFieldIds(new int[] {1})
+            .equalityDeleteRowSchema(deleteSchema)
+            .build();
+    String location = table.location() + "/data/eq-deletes.parquet";
+    EqualityDeleteWriter<Record> writer =
+        factory.newEqualityDeleteWriter(
+            EncryptedFiles.plainAsEncryptedOutput(table.io().newOutputFile(location)),
+            PartitionSpec.unpartitioned(),
+            null);
+    Record key = GenericRecord.create(deleteSchema);
+    try (writer) {
+      for (long id : ids) {
+        key.set(0, id);
+        writer.write(key);
+      }
+    }
+    table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
   }
 
   /** The Parquet data files of the table, for engines that read files directly. */

@@ -31,6 +31,20 @@ public final class FirstRowBenchmark {
     }
     String jar = args[0];
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    double[] millis = firstRowMillis(jar, runs);
+    for (int r = 0; r < runs; r++) {
+      System.out.printf(Locale.ROOT, "run %d: first row after %.0f ms%n", r + 1, millis[r]);
+    }
+    Arrays.sort(millis);
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT time to first row on a fresh JVM (shaded jar only): median %.0f ms of %d runs%n",
+        millis[runs / 2],
+        runs);
+  }
+
+  /** Each run's time from a fresh JVM's start to its first row, in milliseconds. */
+  static double[] firstRowMillis(String jar, int runs) throws Exception {
     Path root = Files.createTempDirectory("floe-first-row");
     BenchLake.write(root.resolve("bench"), 100_000, 2);
     Path classes = Files.createTempDirectory("floe-first-row-classes");
@@ -57,16 +71,10 @@ public final class FirstRowBenchmark {
       }
       String last = out.strip().lines().reduce((a, b) -> b).orElseThrow();
       millis[r] = Double.parseDouble(last);
-      System.out.printf(Locale.ROOT, "run %d: first row after %.0f ms%n", r + 1, millis[r]);
     }
-    Arrays.sort(millis);
-    System.out.printf(
-        Locale.ROOT,
-        "RESULT time to first row on a fresh JVM (shaded jar only): median %.0f ms of %d runs%n",
-        millis[runs / 2],
-        runs);
     BenchLake.deleteTree(root);
     BenchLake.deleteTree(classes);
+    return millis;
   }
 
   private static void child(String lake) throws Exception {

@@ -78,4 +78,70 @@ class EtlStatementsTest {
       assertThat(FolderListing.files(lake.resolve("customers"))).isEqualTo(before);
     }
   }
+
+  @Test
+  void aLoadFromRawFilesWithCreateOrReplace(@TempDir Path landing) throws Exception {
+    java.nio.file.Files.writeString(
+        landing.resolve("customers-1.csv"),
+        "id,name,deleted,d\n1,ann,false,2024-06-03\n2,bob,true,2024-06-03\n");
+    java.nio.file.Files.writeString(
+        landing.resolve("customers-2.csv"), "id,name,deleted,d\n3,\"cy, jr\",false,2024-06-03\n");
+    try (Connection c = Sql.connect(lake)) {
+      Sql.run(
+          c,
+          "CREATE TABLE customers (id BIGINT NOT NULL, name VARCHAR, d DATE)",
+          "INSERT INTO customers VALUES (2, 'bob', DATE '2024-06-02'), (9, 'zed', DATE"
+              + " '2024-06-02')",
+          "CREATE TABLE staging (legacy INT)",
+          "INSERT INTO staging VALUES (42)");
+      assertThat(
+              Sql.update(
+                  c,
+                  "CREATE OR REPLACE TABLE staging AS SELECT * FROM read_csv('"
+                      + landing
+                      + "/customers-*.csv', columns => 'id BIGINT, name VARCHAR, deleted BOOLEAN,"
+                      + " d DATE')"))
+          .isEqualTo(3);
+      assertThat(IcebergView.of(lake.resolve("staging")).rows())
+          .containsExactly(
+              row(1L, "ann", false, java.time.LocalDate.of(2024, 6, 3)),
+              row(2L, "bob", true, java.time.LocalDate.of(2024, 6, 3)),
+              row(3L, "cy, jr", false, java.time.LocalDate.of(2024, 6, 3)));
+      // the replaced table's first snapshot still reads its own rows and columns
+      Object first =
+          Sql.rows(c, "SELECT snapshot_id FROM \"staging$snapshots\" ORDER BY committed_at")
+              .get(0)
+              .get(0);
+      assertThat(Sql.rows(c, "SELECT legacy FROM staging FOR VERSION AS OF " + first))
+          .containsExactly(row(42));
+      Sql.update(
+          c,
+          "MERGE INTO customers t USING staging s ON t.id = s.id"
+              + " WHEN MATCHED AND s.deleted THEN DELETE"
+              + " WHEN MATCHED THEN UPDATE SET name = s.name, d = s.d"
+              + " WHEN NOT MATCHED AND NOT s.deleted THEN INSERT (id, name, d)"
+              + " VALUES (s.id, s.name, s.d)");
+      assertThat(IcebergView.of(lake.resolve("customers")).rows())
+          .containsExactly(
+              row(1L, "ann", java.time.LocalDate.of(2024, 6, 3)),
+              row(3L, "cy, jr", java.time.LocalDate.of(2024, 6, 3)),
+              row(9L, "zed", java.time.LocalDate.of(2024, 6, 2)));
+      // a bad value names its file and line; nothing changes
+      java.nio.file.Files.writeString(
+          landing.resolve("customers-3.csv"), "id,name,deleted,d\n4,dee,false,2024-06-31\n");
+      SQLException bad =
+          catchThrowableOfType(
+              SQLException.class,
+              () ->
+                  Sql.update(
+                      c,
+                      "INSERT INTO customers SELECT id, name, d FROM read_csv('"
+                          + landing
+                          + "/customers-3.csv', columns => 'id BIGINT, name VARCHAR, deleted"
+                          + " BOOLEAN, d DATE')"));
+      assertThat(bad.getSQLState()).isEqualTo("22007");
+      assertThat(bad.getMessage()).contains("customers-3.csv line 2");
+      assertThat(IcebergView.of(lake.resolve("customers")).rows()).hasSize(3);
+    }
+  }
 }

@@ -1,0 +1,365 @@
+package dev.floe.command;
+
+import dev.floe.error.FloeError;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The {@code WHERE} clause of {@code optimize} (README, "Maintenance"): a predicate on partition
+ * source columns, compared with literals, that selects whole partitions. It is translated into an
+ * Iceberg expression and decided per partition through the partition transforms: a partition is
+ * selected when the strict projection holds, skipped when the inclusive one fails, and a partition
+ * that holds both matching and other rows refuses the statement, since compaction rewrites whole
+ * partitions.
+ */
+final class PartitionPredicate {
+  private static final String FORMS =
+      "optimize's WHERE compares partition columns with literals, through =, <>, <, <=, >, >=,"
+          + " IN, BETWEEN, IS [NOT] NULL, AND, OR and NOT";
+
+  private final Table table;
+  private final String name;
+  private final ZoneId zone;
+  private final Set<String> columns = new LinkedHashSet<>();
+  private final Expression expression;
+  private final Map<Integer, Evaluator[]> evaluators = new HashMap<>();
+
+  /**
+   * @param where the parsed predicate
+   * @param zone the session time zone, in which TIMESTAMP literals compared with a TIMESTAMP WITH
+   *     LOCAL TIME ZONE column are read
+   */
+  PartitionPredicate(Table table, String name, SqlNode where, ZoneId zone) {
+    this.table = table;
+    this.name = name;
+    this.zone = zone;
+    this.expression = translate(where);
+    checkPartitionColumns();
+  }
+
+  /**
+   * Whether the predicate selects a data file's partition; refuses a partition it only partly
+   * selects.
+   */
+  boolean selects(DataFile file) {
+    Evaluator[] pair =
+        evaluators.computeIfAbsent(
+            file.specId(),
+            id -> {
+              PartitionSpec spec = table.specs().get(id);
+              Types.StructType type = spec.partitionType();
+              return new Evaluator[] {
+                new Evaluator(type, Projections.inclusive(spec, true).project(expression), true),
+                new Evaluator(type, Projections.strict(spec, true).project(expression), true)
+              };
+            });
+    if (!pair[0].eval(file.partition())) {
+      return false;
+    }
+    if (pair[1].eval(file.partition())) {
+      return true;
+    }
+    PartitionSpec spec = table.specs().get(file.specId());
+    throw FloeError.PROCEDURE.error(
+        "optimize on " + name,
+        "the WHERE clause does not select whole partitions: partition "
+            + spec.partitionToPath(file.partition())
+            + " holds rows it may match and rows it does not; compaction rewrites whole"
+            + " partitions, so write the predicate on the partition boundaries (for a day"
+            + " partition of ts: ts >= TIMESTAMP '2024-01-02 00:00:00')");
+  }
+
+  private void checkPartitionColumns() {
+    PartitionSpec spec = table.spec();
+    Schema schema = table.schema();
+    Set<String> sources = new LinkedHashSet<>();
+    for (PartitionField field : spec.fields()) {
+      if (!field.transform().isVoid()) {
+        sources.add(schema.findColumnName(field.sourceId()));
+      }
+    }
+    if (sources.isEmpty()) {
+      throw FloeError.PROCEDURE.error(
+          "optimize on " + name,
+          "the table is not partitioned, so a WHERE clause cannot select partitions; run optimize"
+              + " without WHERE");
+    }
+    for (String column : columns) {
+      if (!sources.contains(column)) {
+        throw FloeError.PROCEDURE.error(
+            "optimize on " + name,
+            "column "
+                + column
+                + " is not a partition column; optimize's WHERE may only name the columns the"
+                + " table is partitioned by: "
+                + String.join(", ", sources));
+      }
+    }
+  }
+
+  private Expression translate(SqlNode node) {
+    if (node instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BOOLEAN) {
+      return literal.booleanValue() ? Expressions.alwaysTrue() : Expressions.alwaysFalse();
+    }
+    if (!(node instanceof SqlCall call)) {
+      throw unsupported(node);
+    }
+    List<SqlNode> operands = call.getOperandList();
+    SqlKind kind = call.getKind();
+    switch (kind) {
+      case AND:
+        {
+          Expression result = Expressions.alwaysTrue();
+          for (SqlNode operand : operands) {
+            result = Expressions.and(result, translate(operand));
+          }
+          return result;
+        }
+      case OR:
+        {
+          Expression result = Expressions.alwaysFalse();
+          for (SqlNode operand : operands) {
+            result = Expressions.or(result, translate(operand));
+          }
+          return result;
+        }
+      case NOT:
+        return Expressions.not(translate(operands.get(0)));
+      case IS_NULL:
+        return Expressions.isNull(column(operands.get(0)).name());
+      case IS_NOT_NULL:
+        return Expressions.notNull(column(operands.get(0)).name());
+      case EQUALS:
+      case NOT_EQUALS:
+      case LESS_THAN:
+      case LESS_THAN_OR_EQUAL:
+      case GREATER_THAN:
+      case GREATER_THAN_OR_EQUAL:
+        return comparison(kind, operands.get(0), operands.get(1), call);
+      case IN:
+      case NOT_IN:
+        {
+          Types.NestedField column = column(operands.get(0));
+          if (!(operands.get(1) instanceof SqlNodeList list)) {
+            throw unsupported(call);
+          }
+          List<Object> values = new ArrayList<>();
+          for (SqlNode item : list) {
+            values.add(value(column, item));
+          }
+          Expression in = Expressions.in(column.name(), values);
+          return kind == SqlKind.IN ? in : Expressions.not(in);
+        }
+      case BETWEEN:
+        {
+          if (((SqlBetweenOperator) call.getOperator()).flag == SqlBetweenOperator.Flag.SYMMETRIC) {
+            throw unsupported(call);
+          }
+          Types.NestedField column = column(operands.get(0));
+          Expression between =
+              Expressions.and(
+                  Expressions.greaterThanOrEqual(column.name(), value(column, operands.get(1))),
+                  Expressions.lessThanOrEqual(column.name(), value(column, operands.get(2))));
+          return ((SqlBetweenOperator) call.getOperator()).isNegated()
+              ? Expressions.not(between)
+              : between;
+        }
+      default:
+        throw unsupported(call);
+    }
+  }
+
+  private Expression comparison(SqlKind kind, SqlNode left, SqlNode right, SqlCall call) {
+    if (!(left instanceof SqlIdentifier)) {
+      if (!(right instanceof SqlIdentifier)) {
+        throw unsupported(call);
+      }
+      return comparison(kind.reverse(), right, left, call);
+    }
+    Types.NestedField column = column(left);
+    Object value = value(column, right);
+    String c = column.name();
+    return switch (kind) {
+      case EQUALS -> Expressions.equal(c, value);
+      case NOT_EQUALS -> Expressions.notEqual(c, value);
+      case LESS_THAN -> Expressions.lessThan(c, value);
+      case LESS_THAN_OR_EQUAL -> Expressions.lessThanOrEqual(c, value);
+      case GREATER_THAN -> Expressions.greaterThan(c, value);
+      default -> Expressions.greaterThanOrEqual(c, value);
+    };
+  }
+
+  /** A top-level column: quoted names exactly, unquoted ones case-insensitively. */
+  private Types.NestedField column(SqlNode node) {
+    if (!(node instanceof SqlIdentifier identifier)) {
+      throw unsupported(node);
+    }
+    String given = identifier.names.get(identifier.names.size() - 1);
+    if (identifier.names.size() > 1 || identifier.isStar()) {
+      throw FloeError.PROCEDURE.error(
+          "optimize on " + name, "name the partition column " + given + " without a qualifier");
+    }
+    Schema schema = table.schema();
+    Types.NestedField field;
+    if (identifier.isComponentQuoted(0)) {
+      field = schema.asStruct().field(given);
+    } else {
+      List<Types.NestedField> matches =
+          schema.columns().stream().filter(f -> f.name().equalsIgnoreCase(given)).toList();
+      if (matches.size() > 1) {
+        throw FloeError.AMBIGUOUS_NAME.error(
+            given, matches.stream().map(Types.NestedField::name).collect(Collectors.joining(", ")));
+      }
+      field = matches.isEmpty() ? null : matches.get(0);
+    }
+    if (field == null) {
+      throw FloeError.COLUMN_NOT_FOUND.error(given + " in table " + name);
+    }
+    columns.add(field.name());
+    return field;
+  }
+
+  /** A literal as the Iceberg value of the column's type; 42804 when the types differ. */
+  private Object value(Types.NestedField column, SqlNode node) {
+    boolean negative = false;
+    if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
+      negative = true;
+      node = call.operand(0);
+    }
+    if (node instanceof SqlUnknownLiteral unknown) {
+      node = resolve(column, unknown);
+    }
+    if (!(node instanceof SqlLiteral literal)) {
+      throw unsupported(node);
+    }
+    if (literal.getTypeName() == SqlTypeName.NULL) {
+      throw FloeError.PROCEDURE.error(
+          "optimize on " + name, "compare with IS NULL, not with NULL: " + column.name());
+    }
+    Type type = column.type();
+    Object value = null;
+    if (literal instanceof SqlNumericLiteral number) {
+      BigDecimal decimal = number.getValueAs(BigDecimal.class);
+      if (negative) {
+        decimal = decimal.negate();
+      }
+      value = number(type, decimal);
+    } else if (!negative) {
+      value = nonNumber(type, literal, column);
+    }
+    if (value == null) {
+      throw FloeError.COMPARISON_TYPE.error(
+          column.name() + " of type " + type + " in table " + name,
+          "the value " + (negative ? "-" : "") + node + " is not of that type");
+    }
+    return value;
+  }
+
+  private static Object number(Type type, BigDecimal decimal) {
+    try {
+      return switch (type.typeId()) {
+        case INTEGER -> decimal.intValueExact();
+        case LONG -> decimal.longValueExact();
+        case FLOAT -> decimal.floatValue();
+        case DOUBLE -> decimal.doubleValue();
+        case DECIMAL -> decimal.setScale(((Types.DecimalType) type).scale());
+        default -> null;
+      };
+    } catch (ArithmeticException e) {
+      return null;
+    }
+  }
+
+  private Object nonNumber(Type type, SqlLiteral literal, Types.NestedField column) {
+    SqlTypeName given = literal.getTypeName();
+    switch (type.typeId()) {
+      case STRING:
+        return literal instanceof SqlCharStringLiteral ? literal.getValueAs(String.class) : null;
+      case BOOLEAN:
+        return given == SqlTypeName.BOOLEAN ? literal.booleanValue() : null;
+      case DATE:
+        if (given == SqlTypeName.DATE) {
+          return literal.getValueAs(DateString.class).getDaysSinceEpoch();
+        }
+        return null;
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        {
+          if (given != SqlTypeName.TIMESTAMP && given != SqlTypeName.DATE) {
+            return null;
+          }
+          LocalDateTime local =
+              given == SqlTypeName.DATE
+                  ? LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch())
+                      .atStartOfDay()
+                  : LocalDateTime.parse(
+                      literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+          boolean adjusted =
+              type instanceof Types.TimestampType t
+                  ? t.shouldAdjustToUTC()
+                  : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
+          java.time.Instant instant =
+              adjusted ? local.atZone(zone).toInstant() : local.toInstant(java.time.ZoneOffset.UTC);
+          long micros = ChronoUnit.MICROS.between(java.time.Instant.EPOCH, instant);
+          return type.typeId() == Type.TypeID.TIMESTAMP
+              ? micros
+              : ChronoUnit.NANOS.between(java.time.Instant.EPOCH, instant);
+        }
+      default:
+        return null;
+    }
+  }
+
+  /** Resolves {@code DATE '...'} and {@code TIMESTAMP '...'} as the parser leaves them. */
+  private SqlNode resolve(Types.NestedField column, SqlUnknownLiteral unknown) {
+    SqlTypeName type = SqlTypeName.get(unknown.tag.toUpperCase(Locale.ROOT));
+    if (type == null) {
+      throw unsupported(unknown);
+    }
+    try {
+      return unknown.resolve(type);
+    } catch (RuntimeException e) {
+      throw FloeError.INVALID_DATETIME.error(unknown.toString(), "it is not a valid " + type);
+    }
+  }
+
+  private RuntimeException unsupported(SqlNode node) {
+    return FloeError.PROCEDURE.error("optimize on " + name, FORMS + "; not " + node);
+  }
+}
