@@ -52,6 +52,16 @@ public final class FloeConnection extends ForwardingConnection {
   private final Etl etl;
   private final List<FloeStatement> statements = new ArrayList<>();
   private final Properties clientInfo = new Properties();
+
+  /** Texts of statements run here that Calcite runs (not Floe's own commands), most recent last. */
+  private final java.util.Map<String, Boolean> calciteTexts =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+          return size() > dev.floe.planner.spi.PlanCache.CAPACITY;
+        }
+      };
+
   private SQLWarning warnings;
   private volatile boolean closed;
 
@@ -72,6 +82,19 @@ public final class FloeConnection extends ForwardingConnection {
 
   FloeSession session() {
     return session;
+  }
+
+  /**
+   * Whether a statement text is known to be one Calcite runs, so that Floe need not parse it to
+   * tell (the grammar is fixed, so the answer never changes).
+   */
+  synchronized boolean knownCalciteText(String sql) {
+    return calciteTexts.containsKey(sql);
+  }
+
+  /** Remembers that Calcite runs a statement text. */
+  synchronized void rememberCalciteText(String sql) {
+    calciteTexts.put(sql, Boolean.TRUE);
   }
 
   CalciteConnection calcite() {

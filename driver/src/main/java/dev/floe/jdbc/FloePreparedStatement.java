@@ -6,6 +6,7 @@ import dev.floe.command.FastInsert;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
+import dev.floe.planner.spi.PlanCache;
 import dev.floe.planner.type.TemporalValues;
 import dev.floe.planner.write.InsertBatch;
 import dev.floe.planner.write.ParameterAssigner;
@@ -47,20 +48,23 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     void bind(PreparedStatement target) throws SQLException;
   }
 
-  private final PreparedStatement calcite;
+  private PreparedStatement calcite;
   private final String sql;
-  private final ParameterMetaData parameters;
+  private ParameterMetaData parameters;
+  private PlanCache.Entry plan;
   private final FastInsert fast;
   private final List<Binding[]> batch = new ArrayList<>();
   private final List<Object[]> batchValues = new ArrayList<>();
   private Binding[] bindings;
   private Object[] values;
 
-  private FloePreparedStatement(FloeConnection connection, PreparedStatement calcite, String sql)
+  private FloePreparedStatement(
+      FloeConnection connection, PreparedStatement calcite, String sql, PlanCache.Entry plan)
       throws SQLException {
     super(connection, calcite);
     this.calcite = calcite;
     this.sql = sql;
+    this.plan = plan;
     this.parameters = calcite.getParameterMetaData();
     this.bindings = new Binding[parameters.getParameterCount() + 1];
     this.values = new Object[bindings.length];
@@ -83,7 +87,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = connection.session().exclusive()) {
       connection.session().beginStatement();
-      return new FloePreparedStatement(connection, connection.calcite().prepareStatement(sql), sql);
+      PreparedStatement prepared = connection.calcite().prepareStatement(sql);
+      return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
     } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     }
@@ -138,9 +143,41 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         updated(1);
         return false;
       }
-      applyBindings();
-      return run(calcite::execute);
+      return run(
+          () -> {
+            planAgainIfStale();
+            applyBindings();
+            return calcite.execute();
+          });
     }
+  }
+
+  /**
+   * Plans the statement again when its plan no longer fits the tables as the running statement sees
+   * them (a table dropped and created anew, or its schema, partition spec or sort order changed),
+   * as running the statement's text anew would. Values bound so far stay bound.
+   */
+  private void planAgainIfStale() throws SQLException {
+    if (plan == null || plan.valid(session())) {
+      return;
+    }
+    PreparedStatement next = floeConnection().calcite().prepareStatement(sql);
+    PlanCache.Entry nextPlan = PlanCache.lastUsed();
+    PreparedStatement old = calcite;
+    try {
+      next.setMaxRows(old.getMaxRows());
+      next.setQueryTimeout(old.getQueryTimeout());
+      next.setFetchSize(old.getFetchSize());
+    } catch (SQLException | RuntimeException e) {
+      next.close();
+      throw e;
+    }
+    calcite = next;
+    replaceDelegate(next);
+    parameters = next.getParameterMetaData();
+    parameterTypes = null;
+    plan = nextPlan;
+    old.close();
   }
 
   private void closeResult() throws SQLException {
@@ -207,6 +244,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
     inOneTransaction(
         () -> {
+          planAgainIfStale();
           InsertBatch inserts = new InsertBatch();
           session().collectInserts(inserts);
           try {

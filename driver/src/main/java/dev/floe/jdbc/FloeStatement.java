@@ -11,6 +11,7 @@ import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
+import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -29,7 +30,7 @@ import org.apache.calcite.sql.SqlNode;
  */
 class FloeStatement extends ForwardingStatement {
   final FloeConnection connection;
-  private final Statement calcite;
+  private Statement calcite;
   private final List<String> batch = new ArrayList<>();
   private FloeResultSet current;
   private long updateCount = -1;
@@ -41,6 +42,11 @@ class FloeStatement extends ForwardingStatement {
     super(calcite);
     this.connection = connection;
     this.calcite = calcite;
+  }
+
+  /** Runs this statement's work on another Calcite statement from now on (a new plan). */
+  void replaceCalcite(Statement next) {
+    this.calcite = next;
   }
 
   final FloeSession session() {
@@ -100,7 +106,19 @@ class FloeStatement extends ForwardingStatement {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session().exclusive()) {
       closeCurrent();
-      String analyzed = ExplainAnalyze.queryOf(sql);
+      PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.PARSE);
+      boolean known = connection.knownCalciteText(sql);
+      String analyzed;
+      SqlNode node;
+      try {
+        analyzed = known ? null : ExplainAnalyze.queryOf(sql);
+        node = known || analyzed != null || Etl.handles(sql) ? null : Ddl.parse(sql);
+      } finally {
+        PhaseTimes.restore(before);
+      }
+      if (known) {
+        return run(() -> calcite.execute(sql));
+      }
       if (analyzed != null) {
         String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
         return run(() -> calcite.execute(report));
@@ -109,7 +127,6 @@ class FloeStatement extends ForwardingStatement {
         updateCount = connection.etl().execute(sql);
         return false;
       }
-      SqlNode node = Ddl.parse(sql);
       if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
         return maintain(node);
       }
@@ -129,6 +146,7 @@ class FloeStatement extends ForwardingStatement {
         }
         return false;
       }
+      connection.rememberCalciteText(sql);
       return run(() -> calcite.execute(sql));
     }
   }

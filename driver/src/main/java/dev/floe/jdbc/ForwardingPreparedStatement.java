@@ -11,11 +11,17 @@ import dev.floe.error.SqlErrors;
 @SuppressWarnings({"deprecation", "unchecked"})
 abstract class ForwardingPreparedStatement extends FloeStatement
     implements java.sql.PreparedStatement {
-  private final java.sql.PreparedStatement delegate;
+  private java.sql.PreparedStatement delegate;
 
   ForwardingPreparedStatement(FloeConnection connection, java.sql.PreparedStatement delegate) {
     super(connection, delegate);
     this.delegate = delegate;
+  }
+
+  /** Forwards to another Calcite statement from now on (the statement was planned again). */
+  void replaceDelegate(java.sql.PreparedStatement next) {
+    this.delegate = next;
+    replaceCalcite(next);
   }
 
   @Override

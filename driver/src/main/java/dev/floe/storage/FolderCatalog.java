@@ -330,6 +330,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
+    ParsedMetadata.forget(ops.location());
     List<String> left = List.of();
     if (purge) {
       SandboxedDeletes deletes = new SandboxedDeletes(store);
@@ -365,6 +366,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     if (path.isEmpty()) {
       throw new IllegalArgumentException("Cannot delete the lake root");
     }
+    ParsedMetadata.forget(tableLocation(path));
     store.deleteTree(tableLocation(path));
   }
 

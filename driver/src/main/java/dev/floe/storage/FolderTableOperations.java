@@ -66,6 +66,23 @@ public final class FolderTableOperations extends LakeTableOperations {
     return Files.exists(metadataFolder.resolve(name));
   }
 
+  /** A local file's inode, size and modification time. */
+  @Override
+  protected String stamp(String name) {
+    try {
+      java.nio.file.attribute.BasicFileAttributes attributes =
+          Files.readAttributes(
+              metadataFolder.resolve(name), java.nio.file.attribute.BasicFileAttributes.class);
+      return attributes.fileKey()
+          + "/"
+          + attributes.size()
+          + "/"
+          + attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   @Override
   protected List<String> metadataNames() {
     if (!Files.isDirectory(metadataFolder)) {

@@ -7,11 +7,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Iceberg table operations for one table in Iceberg's file-system-table layout ({@code
@@ -50,6 +50,15 @@ public abstract class LakeTableOperations implements TableOperations {
 
   /** The names of the files directly in {@code metadata/} (empty when it does not exist). */
   protected abstract List<String> metadataNames();
+
+  /**
+   * What identifies the current contents of {@code metadata/<name>} (a file written again under the
+   * same name has another stamp), or null when the store cannot tell: the file is then parsed on
+   * every refresh.
+   */
+  protected @Nullable String stamp(String name) {
+    return null;
+  }
 
   /** The text of {@code metadata/version-hint.text}, or null when it cannot be read. */
   protected abstract String readHint();
@@ -125,7 +134,7 @@ public abstract class LakeTableOperations implements TableOperations {
     if (latest != version || current == null) {
       String file = metadataFile(latest);
       try {
-        current = TableMetadataParser.read(io, file);
+        current = ParsedMetadata.read(io, file, stamp(file.substring(file.lastIndexOf('/') + 1)));
       } catch (RuntimeException e) {
         throw FloeError.IO.error(e, file, "the table metadata cannot be read: " + e.getMessage());
       }

@@ -418,6 +418,21 @@ public final class S3Store implements LakeStore {
     }
   }
 
+  /**
+   * What identifies an object's contents (HEAD: its ETag, size and modification time), or null when
+   * it cannot be told.
+   */
+  String stamp(String key) {
+    try {
+      var head = client.headObject(b -> b.bucket(bucket).key(key));
+      return head.eTag() == null
+          ? null
+          : head.eTag() + "/" + head.contentLength() + "/" + head.lastModified();
+    } catch (SdkException e) {
+      return null;
+    }
+  }
+
   /** Whether an object exists (HEAD). */
   boolean exists(String key) {
     try {

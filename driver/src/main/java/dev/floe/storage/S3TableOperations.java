@@ -39,6 +39,12 @@ public final class S3TableOperations extends LakeTableOperations {
     return store.exists(metadataPrefix + name);
   }
 
+  /** The object's ETag, size and modification time. */
+  @Override
+  protected String stamp(String name) {
+    return store.stamp(metadataPrefix + name);
+  }
+
   @Override
   protected List<String> metadataNames() {
     return store.names(metadataPrefix);

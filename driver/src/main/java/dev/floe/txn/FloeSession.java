@@ -3,7 +3,9 @@ package dev.floe.txn;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.planner.spi.LakeCatalog;
+import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.spi.PlanCache;
 import dev.floe.planner.spi.ScanPlans;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.write.BatchingSession;
@@ -42,6 +44,9 @@ import org.apache.iceberg.exceptions.ValidationException;
 public final class FloeSession implements BatchingSession {
   private static final int PUBLISH_ATTEMPTS = 30;
 
+  /** How many planned file tasks a connection keeps across statements, over all its tables. */
+  private static final long KEPT_TASKS = 100_000;
+
   private final FolderCatalog catalog;
   private final TimeZone timeZone;
   private boolean readOnly;
@@ -50,6 +55,8 @@ public final class FloeSession implements BatchingSession {
 
   private final ReentrantLock work = new ReentrantLock();
   private final Map<List<String>, TableState> tables = new LinkedHashMap<>();
+  private final PlanCache planCache = new PlanCache(PlanCache.CAPACITY);
+  private final ScanPlans.Shared scanPlans = new ScanPlans.Shared(KEPT_TASKS);
   private InsertBatch insertBatch;
   private boolean autoCommit = true;
   private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
@@ -89,17 +96,21 @@ public final class FloeSession implements BatchingSession {
     final Table base;
     final TableMetadata baseMetadata;
     final Long baseSnapshotId;
-    final ScanPlans plans = new ScanPlans();
+    final ScanPlans plans;
     TableChange pending = TableChange.NONE;
     Table preview;
     List<String> previewFiles = List.of();
     final List<String> orphans = new ArrayList<>();
     final List<PublishOperations> publishing = new ArrayList<>();
 
-    TableState(List<String> path, LakeTableOperations ops) {
+    TableState(List<String> path, LakeTableOperations ops, ScanPlans.Shared scanPlans) {
       this.path = path;
       this.ops = ops;
       this.baseMetadata = ops.current();
+      this.plans =
+          new ScanPlans(
+              baseMetadata.uuid() != null ? baseMetadata.uuid() : baseMetadata.location(),
+              scanPlans);
       this.base = new BaseTable(ops, String.join(".", path));
       Snapshot snapshot = baseMetadata.currentSnapshot();
       this.baseSnapshotId = snapshot == null ? null : snapshot.snapshotId();
@@ -135,11 +146,16 @@ public final class FloeSession implements BatchingSession {
     List<String> key = List.copyOf(path);
     TableState state = tables.get(key);
     if (state == null) {
-      LakeTableOperations ops = catalog.operations(key);
-      if (ops.current() == null) {
-        throw FloeError.TABLE_NOT_FOUND.error(String.join(".", key) + " at " + ops.location());
+      PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.METADATA);
+      try {
+        LakeTableOperations ops = catalog.operations(key);
+        if (ops.current() == null) {
+          throw FloeError.TABLE_NOT_FOUND.error(String.join(".", key) + " at " + ops.location());
+        }
+        state = new TableState(key, ops, scanPlans);
+      } finally {
+        PhaseTimes.restore(before);
       }
-      state = new TableState(key, ops);
       tables.put(key, state);
     }
     return state;
@@ -207,6 +223,11 @@ public final class FloeSession implements BatchingSession {
   @Override
   public int scanParallelism() {
     return parallelism;
+  }
+
+  @Override
+  public PlanCache planCache() {
+    return planCache;
   }
 
   public boolean autoCommit() {

@@ -59,6 +59,38 @@ class FolderTableOperationsTest {
   }
 
   @Test
+  void aMetadataFileIsParsedOnceAndAFileWrittenAgainUnderItsNameIsParsedAgain() throws Exception {
+    Table table = create("t");
+    TableMetadata first = catalog().operations(List.of("t")).current();
+    assertThat(catalog().operations(List.of("t")).current()).isSameAs(first);
+    setProperty(table, "a", "1");
+    TableMetadata second = catalog().operations(List.of("t")).current();
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.properties()).containsEntry("a", "1");
+    assertThat(catalog().operations(List.of("t")).current()).isSameAs(second);
+
+    // Another process rewrites v2 under the same name (a table dropped and created anew).
+    Path v2 = root.resolve("t/metadata/v2.metadata.json");
+    String text = Files.readString(v2);
+    Files.delete(v2);
+    String rewritten = text.replaceFirst("\"a\"\\s*:\\s*\"1\"", "\"a\":\"22\"");
+    assertThat(rewritten).isNotEqualTo(text);
+    Files.writeString(v2, rewritten);
+    assertThat(catalog().operations(List.of("t")).current().properties()).containsEntry("a", "22");
+  }
+
+  @Test
+  void droppingATableForgetsItsParsedMetadata() {
+    create("t");
+    TableMetadata before = catalog().operations(List.of("t")).current();
+    catalog().dropTable(List.of("t"), false);
+    create("t");
+    TableMetadata after = catalog().operations(List.of("t")).current();
+    assertThat(after).isNotSameAs(before);
+    assertThat(after.uuid()).isNotEqualTo(before.uuid());
+  }
+
+  @Test
   void aStaleHintIsProbedForwardPastIt() throws Exception {
     Table table = create("t");
     setProperty(table, "a", "1");

@@ -6,6 +6,9 @@ import dev.floe.planner.adapter.LakeTable;
 import dev.floe.planner.adapter.LakeTableModify;
 import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.spi.PhaseTimes;
+import dev.floe.planner.spi.PlanCache;
 import dev.floe.planner.spi.TableNames;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -75,9 +78,75 @@ public class LakePrepare extends CalcitePrepareImpl {
   @Override
   public <T> CalciteSignature<T> prepareSql(
       Context context, Query<T> query, Type elementType, long maxRowCount) {
+    PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.PARSE);
+    PlanCache.used(null);
+    try {
+      LakeSession session = query.sql == null ? null : lakeSession(context.getRootSchema());
+      if (session == null) {
+        return prepareFresh(context, query, elementType, maxRowCount);
+      }
+      PlanCache cache = session.planCache();
+      String key = planKey(query.sql, context.getDefaultSchemaPath(), elementType, maxRowCount);
+      PlanCache.Entry kept = cache.get(key);
+      if (kept != null) {
+        PhaseTimes.enter(PhaseTimes.Phase.METADATA);
+        if (kept.valid(session)) {
+          PlanCache.used(kept);
+          @SuppressWarnings("unchecked")
+          CalciteSignature<T> signature = (CalciteSignature<T>) kept.plan();
+          return signature;
+        }
+        cache.remove(key, kept);
+        PhaseTimes.enter(PhaseTimes.Phase.PARSE);
+      }
+      CalciteSignature<T> signature;
+      PlanCache.Entry entry;
+      try (PlanCache.Recording recording = PlanCache.record()) {
+        signature = prepareFresh(context, query, elementType, maxRowCount);
+        boolean keepable =
+            signature.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT
+                || signature.statementType == org.apache.calcite.avatica.Meta.StatementType.IS_DML;
+        entry = keepable ? recording.entry(signature, session) : null;
+      }
+      if (entry != null) {
+        cache.put(key, entry);
+      }
+      PlanCache.used(entry);
+      return signature;
+    } finally {
+      PhaseTimes.restore(before);
+    }
+  }
+
+  private <T> CalciteSignature<T> prepareFresh(
+      Context context, Query<T> query, Type elementType, long maxRowCount) {
     CalciteSignature<T> signature = super.prepareSql(context, query, elementType, maxRowCount);
     readableTimes(signature.columns);
     return signature;
+  }
+
+  /**
+   * What identifies a plan within a connection: the statement's text and the settings that shape
+   * its plan and are not fixed for the connection (its schema, the result's row form, the row
+   * limit). The time zone and every other connection property are fixed when it opens.
+   */
+  private static String planKey(
+      String sql, List<String> schemaPath, Type elementType, long maxRowCount) {
+    char separator = 0; // never in a schema name (control characters are refused) or type name
+    return String.join(String.valueOf(separator), schemaPath)
+        + separator
+        + separator
+        + elementType.getTypeName()
+        + separator
+        + maxRowCount
+        + separator
+        + sql;
+  }
+
+  /** The session of the lake mounted in a connection's root schema, or null. */
+  private static @Nullable LakeSession lakeSession(CalciteSchema root) {
+    String mount = LakeCatalogReader.lakeRoot(root);
+    return mount == null ? null : ((LakeSchema) root.getSubSchema(mount, true).schema).session();
   }
 
   private static void readableTimes(List<ColumnMetaData> columns) {
@@ -209,6 +278,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected SqlValidator createSqlValidator(
         Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
+      PhaseTimes.enter(PhaseTimes.Phase.VALIDATE);
       return super.createSqlValidator(
           reader == calciteReader ? catalogReader : reader,
           config -> {
@@ -241,6 +311,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         RelRoot root,
         List<Materialization> materializations,
         List<org.apache.calcite.jdbc.CalciteSchema.LatticeEntry> lattices) {
+      PhaseTimes.enter(PhaseTimes.Phase.OPTIMIZE);
       HepProgram program =
           HepProgram.builder()
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
@@ -265,8 +336,22 @@ public class LakePrepare extends CalcitePrepareImpl {
       return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
     }
 
+    /** An EXPLAIN describes the snapshot it was planned on: its plan is never kept. */
+    @Override
+    protected PreparedResult createPreparedExplanation(
+        org.apache.calcite.rel.type.@Nullable RelDataType resultType,
+        org.apache.calcite.rel.type.RelDataType parameterRowType,
+        @Nullable RelRoot root,
+        org.apache.calcite.sql.SqlExplainFormat format,
+        org.apache.calcite.sql.SqlExplainLevel detailLevel) {
+      PlanCache.doNotKeep();
+      return super.createPreparedExplanation(
+          resultType, parameterRowType, root, format, detailLevel);
+    }
+
     @Override
     protected PreparedResult implement(RelRoot root) {
+      PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
       return super.implement(root.withRel(TemporalAligner.align(root.rel)));
     }
   }
@@ -303,6 +388,24 @@ public class LakePrepare extends CalcitePrepareImpl {
       first.addAll(current);
       // Calcite's root first: table names arrive qualified from it (qualifyTableNames).
       return new LakeCatalogReader(calcite, List.of(List.of(), first, List.of(lake)), context);
+    }
+
+    /**
+     * As Calcite's, recording for the plan cache which Floe table the statement reads, and that a
+     * table at a past version or a metadata table makes a plan that must not be kept.
+     */
+    @Override
+    public Prepare.@Nullable PreparingTable getTable(List<String> names) {
+      Prepare.PreparingTable table = super.getTable(names);
+      if (table != null) {
+        LakeTable lake = table.unwrap(LakeTable.class);
+        if (lake == null || lake.version() != null) {
+          PlanCache.doNotKeep();
+        } else {
+          PlanCache.readsTable(lake.path());
+        }
+      }
+      return table;
     }
 
     /** The name under which the lake root is mounted in Calcite's root schema, or null. */
@@ -380,14 +483,19 @@ public class LakePrepare extends CalcitePrepareImpl {
       return;
     }
     LakeSchema lake = (LakeSchema) root.getSubSchema(mount, true).schema;
-    TableNames names = new TableNames(lake.session().catalog());
-    List<String> current = context.getDefaultSchemaPath();
-    if (!current.isEmpty() && current.get(0).equals(mount)) {
-      current = current.subList(1, current.size());
+    PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.METADATA);
+    try {
+      TableNames names = new TableNames(lake.session().catalog());
+      List<String> current = context.getDefaultSchemaPath();
+      if (!current.isEmpty() && current.get(0).equals(mount)) {
+        current = current.subList(1, current.size());
+      }
+      List<String> schema =
+          current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
+      SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema, lake);
+    } finally {
+      PhaseTimes.restore(before);
     }
-    List<String> schema =
-        current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
-    SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema, lake);
   }
 
   /** Turns Calcite's own DELETE and UPDATE of a Floe table into {@link LakeTableModify}. */

@@ -188,7 +188,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
                 () -> plan(target, spec.filter(), false));
     TaskReader reader =
         new TaskReader(
-            table.io(), target.schema(), spec.columns(), spec.rowIds(), new StatementDeleteCache());
+            table.io(),
+            target.schema(),
+            spec.columns(),
+            spec.rowIds(),
+            new StatementDeleteCache(pinned.plans()));
     applyNameMapping(reader, table);
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);

@@ -106,7 +106,11 @@ final class ScanAggregation {
     }
     TaskReader reader =
         new TaskReader(
-            table.io(), target.schema(), spec.columns(), false, new StatementDeleteCache());
+            table.io(),
+            target.schema(),
+            spec.columns(),
+            false,
+            new StatementDeleteCache(pinned.plans()));
     LakeScan.applyNameMapping(reader, table);
     reader.recordInto(stats);
     LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);

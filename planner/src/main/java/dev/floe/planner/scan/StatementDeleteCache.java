@@ -1,32 +1,28 @@
 package dev.floe.planner.scan;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+import dev.floe.planner.spi.ScanPlans;
 import java.util.function.Supplier;
 
 /**
- * Loaded delete files for one statement, so that each delete file is read once however many data
- * files it applies to. Safe for the scan's worker threads; a load runs outside any map lock.
+ * Loaded delete files of one table for the running statement, so that each delete file is read once
+ * however many data files it applies to and however often the statement scans the table (a
+ * correlated subquery scans it once per outer row). Safe for the scan's worker threads; a load runs
+ * outside any lock.
  */
 final class StatementDeleteCache {
-  private final ConcurrentMap<String, CompletableFuture<Object>> loaded = new ConcurrentHashMap<>();
+  private final ScanPlans statement;
 
-  @SuppressWarnings("unchecked")
+  /** Delete files loaded for one scan alone. */
+  StatementDeleteCache() {
+    this(new ScanPlans("", new ScanPlans.Shared(0)));
+  }
+
+  /** The delete files loaded for the running statement's scans of one pinned table. */
+  StatementDeleteCache(ScanPlans statement) {
+    this.statement = statement;
+  }
+
   <V> V getOrLoad(String key, Supplier<V> loader) {
-    CompletableFuture<Object> mine = new CompletableFuture<>();
-    CompletableFuture<Object> existing = loaded.putIfAbsent(key, mine);
-    if (existing != null) {
-      return (V) existing.join();
-    }
-    try {
-      V value = loader.get();
-      mine.complete(value);
-      return value;
-    } catch (RuntimeException | Error e) {
-      loaded.remove(key, mine);
-      mine.completeExceptionally(e);
-      throw e;
-    }
+    return statement.statementValue(key, loader);
   }
 }

@@ -49,4 +49,7 @@ public interface LakeSession {
 
   /** How many files a scan reads at once. */
   int scanParallelism();
+
+  /** The connection's prepared plans. */
+  PlanCache planCache();
 }

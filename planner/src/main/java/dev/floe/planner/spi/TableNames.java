@@ -86,6 +86,12 @@ public final class TableNames {
    * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches case twins
    */
   public @Nullable List<String> table(List<String> currentSchema, List<Part> name) {
+    List<String> found = findTable(currentSchema, name);
+    PlanCache.resolved(currentSchema, name, found);
+    return found;
+  }
+
+  private @Nullable List<String> findTable(List<String> currentSchema, List<Part> name) {
     if (name.isEmpty()) {
       return null;
     }
@@ -106,6 +112,12 @@ public final class TableNames {
    * JDBC schema name ({@code main}, {@code sales}, {@code sales.eu}) or the parts of a SQL name.
    */
   public @Nullable List<String> schema(List<Part> name) {
+    List<String> found = findSchema(name);
+    PlanCache.resolved(null, name, found);
+    return found;
+  }
+
+  private @Nullable List<String> findSchema(List<Part> name) {
     if (name.size() == 1
         && matchesDefault(name.get(0))
         && match(catalog.schemaNames(List.of()), name.get(0), List.of()) == null) {

@@ -12,9 +12,13 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.Test;
 
-/** A scan is planned once per statement, snapshot and filter, and forgotten with the statement. */
+/**
+ * A scan is planned once per table, snapshot and filter, across statements and within a bound;
+ * statement values are loaded once per statement.
+ */
 class ScanPlansTest {
-  private final ScanPlans plans = new ScanPlans();
+  private final ScanPlans.Shared shared = new ScanPlans.Shared(1000);
+  private final ScanPlans plans = new ScanPlans("table-a", shared);
   private final AtomicInteger planned = new AtomicInteger();
   private final Supplier<List<FileScanTask>> plan =
       () -> {
@@ -36,18 +40,115 @@ class ScanPlansTest {
     Expression filter = Expressions.greaterThan("c", 100);
     plans.tasks(7L, filter, false, plan);
     plans.tasks(8L, filter, false, plan);
-    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
     plans.tasks(7L, filter, true, plan);
-    assertThat(planned).hasValue(4);
+    assertThat(planned).hasValue(3);
   }
 
   @Test
-  void plansAreForgottenWhenTheStatementEnds() {
+  void equalFiltersShareTheirTasksAndFiltersThatDifferInAnyWayDoNot() {
+    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
+    assertThat(planned).hasValue(1);
+    plans.tasks(7L, Expressions.greaterThan("c", 100L), false, plan); // another literal type
+    plans.tasks(7L, Expressions.greaterThan("c", 101), false, plan);
+    plans.tasks(7L, Expressions.greaterThanOrEqual("c", 100), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("d", 100), false, plan);
+    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(7L, Expressions.in("s", "a", "b"), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 0.1f), false, plan);
+    plans.tasks(7L, Expressions.greaterThan("c", 0.1d), false, plan);
+    plans.tasks(
+        7L,
+        Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    plans.tasks(
+        7L,
+        Expressions.or(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    assertThat(planned).hasValue(11);
+    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(
+        7L,
+        Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
+        false,
+        plan);
+    assertThat(planned).hasValue(11);
+  }
+
+  @Test
+  void plansOutliveTheStatementAndAnotherTableIsAnotherScan() {
     Expression filter = Expressions.alwaysTrue();
     plans.tasks(7L, filter, false, plan);
     plans.clear();
     plans.tasks(7L, filter, false, plan);
+    new ScanPlans("table-a", shared).tasks(7L, filter, false, plan);
+    assertThat(planned).hasValue(1);
+    new ScanPlans("table-b", shared).tasks(7L, filter, false, plan);
     assertThat(planned).hasValue(2);
+  }
+
+  @Test
+  void theStoreLetsTheLeastRecentlyUsedPlansGoBeyondItsBound() {
+    ScanPlans.Shared small = new ScanPlans.Shared(5);
+    ScanPlans table = new ScanPlans("t", small);
+    Supplier<List<FileScanTask>> threeTasks =
+        () -> {
+          planned.incrementAndGet();
+          return List.of(task("a"), task("b"), task("c"));
+        };
+    Expression a = Expressions.alwaysTrue();
+    Expression b = Expressions.alwaysFalse();
+    table.tasks(1L, a, false, threeTasks);
+    table.tasks(2L, a, false, threeTasks); // 6 tasks > 5: snapshot 1 is let go
+    assertThat(small.size()).isEqualTo(1);
+    table.tasks(2L, a, false, threeTasks);
+    assertThat(planned).hasValue(2);
+    table.tasks(1L, a, false, threeTasks);
+    assertThat(planned).hasValue(3);
+    table.tasks(3L, b, false, () -> List.of());
+    assertThat(small.size()).isEqualTo(2);
+  }
+
+  /** A task of one small data file of an unpartitioned table. */
+  private static FileScanTask task(String name) {
+    org.apache.iceberg.Schema schema =
+        new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.optional(
+                1, "c", org.apache.iceberg.types.Types.IntegerType.get()));
+    org.apache.iceberg.PartitionSpec spec = org.apache.iceberg.PartitionSpec.unpartitioned();
+    org.apache.iceberg.DataFile file =
+        org.apache.iceberg.DataFiles.builder(spec)
+            .withPath("/lake/t/data/" + name + ".parquet")
+            .withFileSizeInBytes(100)
+            .withRecordCount(1)
+            .build();
+    return new org.apache.iceberg.BaseFileScanTask(
+        file,
+        new org.apache.iceberg.DeleteFile[0],
+        org.apache.iceberg.SchemaParser.toJson(schema),
+        org.apache.iceberg.PartitionSpecParser.toJson(spec),
+        org.apache.iceberg.expressions.ResidualEvaluator.unpartitioned(Expressions.alwaysTrue()));
+  }
+
+  @Test
+  void aStatementValueIsLoadedOnceUntilTheStatementEnds() {
+    AtomicInteger loads = new AtomicInteger();
+    Supplier<String> load = () -> "deletes-" + loads.incrementAndGet();
+    assertThat(plans.<String>statementValue("d1.parquet", load)).isEqualTo("deletes-1");
+    assertThat(plans.<String>statementValue("d1.parquet", load)).isEqualTo("deletes-1");
+    plans.clear();
+    assertThat(plans.<String>statementValue("d1.parquet", load)).isEqualTo("deletes-2");
+    assertThatThrownBy(
+            () ->
+                plans.statementValue(
+                    "d2.parquet",
+                    () -> {
+                      throw new IllegalStateException("unreadable");
+                    }))
+        .hasMessage("unreadable");
+    assertThat(plans.<String>statementValue("d2.parquet", load)).isEqualTo("deletes-3");
   }
 
   @Test
