@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.SortedSet;
 import org.apache.iceberg.DataFile;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,9 @@ class EtlStatementsTest {
               + " '2024-06-02')",
           "CREATE TABLE staging (legacy INT)",
           "INSERT INTO staging VALUES (42)");
+      List<List<Object>> before = Sql.rows(c, "SELECT snapshot_id FROM \"staging$snapshots\"");
+      assertThat(before).hasSize(1);
+      Object first = before.get(0).get(0);
       assertThat(
               Sql.update(
                   c,
@@ -108,10 +112,6 @@ class EtlStatementsTest {
               row(2L, "bob", true, java.time.LocalDate.of(2024, 6, 3)),
               row(3L, "cy, jr", false, java.time.LocalDate.of(2024, 6, 3)));
       // the replaced table's first snapshot still reads its own rows and columns
-      Object first =
-          Sql.rows(c, "SELECT snapshot_id FROM \"staging$snapshots\" ORDER BY committed_at")
-              .get(0)
-              .get(0);
       assertThat(Sql.rows(c, "SELECT legacy FROM staging FOR VERSION AS OF " + first))
           .containsExactly(row(42));
       Sql.update(
