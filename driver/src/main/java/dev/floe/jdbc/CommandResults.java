@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.command.Maintenance;
 import dev.floe.command.Show;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,17 +17,30 @@ import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.util.ArrayIteratorCursor;
 
 /**
- * The rows of SHOW and DESCRIBE as a result set: Avatica's, over rows built in memory, which the
+ * The rows of SHOW and DESCRIBE (every column VARCHAR) and the one row of counts a table procedure
+ * answers (every column BIGINT) as a result set: Avatica's, over rows built in memory, which the
  * statement wraps as it wraps a query's (so {@code getStatement}, closing and the getters behave
- * alike). Every column is VARCHAR.
+ * alike).
  */
 final class CommandResults {
   private CommandResults() {}
 
   static ResultSet of(FloeConnection connection, Show.Result result) throws SQLException {
+    return of(connection, result.labels(), String.class, result.rows());
+  }
+
+  static ResultSet of(FloeConnection connection, Maintenance.Result result) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(result.row().toArray());
+    return of(connection, result.labels(), Long.class, rows);
+  }
+
+  private static ResultSet of(
+      FloeConnection connection, List<String> labels, Class<?> type, List<Object[]> data)
+      throws SQLException {
     List<ColumnMetaData> meta = new ArrayList<>();
-    for (int i = 0; i < result.labels().size(); i++) {
-      meta.add(MetaImpl.columnMetaData(result.labels().get(i), i, String.class, true));
+    for (int i = 0; i < labels.size(); i++) {
+      meta.add(MetaImpl.columnMetaData(labels.get(i), i, type, true));
     }
     Meta.Signature signature =
         Meta.Signature.create(
@@ -43,7 +57,7 @@ final class CommandResults {
               new AvaticaResultSetMetaData(statement, null, signature),
               TimeZone.getTimeZone("UTC"),
               null);
-      rows.execute2(new ArrayIteratorCursor(result.rows().iterator()), meta);
+      rows.execute2(new ArrayIteratorCursor(data.iterator()), meta);
       return rows;
     } catch (SQLException | RuntimeException e) {
       calcite.close();

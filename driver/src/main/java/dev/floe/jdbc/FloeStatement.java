@@ -156,7 +156,7 @@ class FloeStatement extends ForwardingStatement {
     Maintenance maintenance = connection.maintenance();
     if (statement instanceof SqlAlterTableExecute call) {
       try {
-        current = new FloeResultSet(this, CountResults.of(connection, maintenance.execute(call)));
+        current = new FloeResultSet(this, CommandResults.of(connection, maintenance.execute(call)));
       } finally {
         ddlWarning = maintenance.takeWarning();
       }
