@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * aggregates answered from metadata rely on.
  */
 class BatchInsertFilesTest {
-  private static final int ROWS = 240;
+  private static final int ROWS = 60;
   private static final DateTimeFormatter MICROS_OF_DAY =
       DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS");
   private static final DateTimeFormatter MICROS =
@@ -47,23 +47,18 @@ class BatchInsertFilesTest {
   @TempDir Path lake;
 
   static Stream<Arguments> partitionsAndVersions() {
-    List<String> partitions =
-        List.of(
-            "",
-            "PARTITIONED BY (name)",
-            "PARTITIONED BY (bucket(4, id))",
-            "PARTITIONED BY (truncate(3, name))",
-            "PARTITIONED BY (truncate(5, amount))",
-            "PARTITIONED BY (month(d))",
-            "PARTITIONED BY (day(ts))",
-            "PARTITIONED BY (hour(tz), k)");
-    List<Arguments> cases = new ArrayList<>();
-    for (String partition : partitions) {
-      for (int version : new int[] {2, 3}) {
-        cases.add(Arguments.of(partition, version));
-      }
-    }
-    return cases.stream();
+    // Each case plans one INSERT of every row as literals, which Calcite plans slowly: each
+    // partitioning runs once, on format version 2 or 3 in turn.
+    return Stream.of(
+        Arguments.of("", 2),
+        Arguments.of("", 3),
+        Arguments.of("PARTITIONED BY (name)", 2),
+        Arguments.of("PARTITIONED BY (bucket(4, id))", 3),
+        Arguments.of("PARTITIONED BY (truncate(3, name))", 2),
+        Arguments.of("PARTITIONED BY (truncate(5, amount))", 3),
+        Arguments.of("PARTITIONED BY (month(d))", 2),
+        Arguments.of("PARTITIONED BY (day(ts))", 3),
+        Arguments.of("PARTITIONED BY (hour(tz), k)", 2));
   }
 
   @ParameterizedTest(name = "{0} v{1}")
