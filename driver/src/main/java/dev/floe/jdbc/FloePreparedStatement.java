@@ -593,10 +593,8 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       setDate(index, (Date) x);
     } else if (x instanceof Time) {
       setTime(index, (Time) x);
-    } else {
-      if (!kept(index, x)) {
-        bind(index, x, target -> target.setObject(index, x));
-      }
+    } else if (!kept(index, x)) {
+      bind(index, x, target -> target.setObject(index, x));
     }
   }
 

@@ -88,9 +88,10 @@ final class ValueAssigner {
    * The internal value of the values whose assignment cannot fail and is a change of form only,
    * whatever their source (a JDBC parameter, Calcite's runtime form): a number, text or boolean of
    * exactly the column's type, a {@code java.time} or {@code java.sql} date or timestamp into a
-   * DATE or TIMESTAMP column, a DECIMAL of the column's scale that fits its precision; null for
-   * every other value, which {@link #assign} converts. The same result as {@link #assign} followed
-   * by {@link #internal}, without the checks and objects in between (batches assign millions).
+   * DATE or TIMESTAMP column, the day number Calcite holds a DATE in (a JDBC {@code Integer} is
+   * never a date), a DECIMAL of the column's scale that fits its precision; null for every other
+   * value, which {@link #assign} converts. The same result as {@link #assign} followed by {@link
+   * #internal}, without the checks and objects in between (batches assign millions).
    */
   private Object unchanged(Object value) {
     Class<?> type = value.getClass();
@@ -126,7 +127,8 @@ final class ValueAssigner {
         if (type == java.sql.Date.class) {
           return (int) ((java.sql.Date) value).toLocalDate().toEpochDay();
         }
-        return null;
+        // Calcite's runtime holds a DATE as its day number (a JDBC Integer is never a date).
+        return type == Integer.class && source != WritePlan.SourceType.JDBC ? value : null;
       case TIMESTAMP:
       case TIMESTAMP_NANO:
         {

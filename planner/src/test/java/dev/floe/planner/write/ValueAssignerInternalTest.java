@@ -172,7 +172,9 @@ class ValueAssignerInternalTest {
     assertThat(map.assignInternal(Map.of("a", LocalDate.of(1970, 1, 2)))).isEqualTo(Map.of("a", 1));
   }
 
-  /** A value's outcome: the value (buffers by content), the error's state, or the failure's kind. */
+  /**
+   * A value's outcome: the value (buffers by content), the error's state, or the failure's kind.
+   */
   private static Object outcome(java.util.function.Supplier<Object> assignment) {
     try {
       return comparable(assignment.get());
