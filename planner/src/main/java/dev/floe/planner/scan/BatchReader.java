@@ -40,6 +40,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with
  * Iceberg's promotions (int to long, float to double) and columns missing from older files; any
  * other column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
+ *
+ * <p>Definition levels and dictionary ids are decoded a run at a time ({@link HybridDecoder}).
+ * Asked {@link #intoVectors()}, the reader fills primitive {@link ColumnVector}s instead of boxed
+ * values (dictionaries then decoded whole into primitive arrays), for the aggregating scan.
  */
 final class BatchReader implements VectorizedReader<ColumnBatch> {
   /** Rows per batch: enough to amortize the per-batch work, few enough to stay in cache. */
