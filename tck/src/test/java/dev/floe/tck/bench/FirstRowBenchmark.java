@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.ZipFile;
 
 /**
  * Time to the first row on a fresh JVM: a child JVM whose class path is only the shaded driver jar
@@ -69,25 +70,31 @@ public final class FirstRowBenchmark {
     String source = Path.of(jar).toAbsolutePath().toString();
     Map<String, List<String>> packages = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
-    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-      int at = line.indexOf("] ");
-      int from = line.indexOf(" source: ");
-      if (at < 0 || from < 0) {
-        continue;
+    try (ZipFile zip = new ZipFile(source)) {
+      for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+        int at = line.indexOf("] ");
+        int from = line.indexOf(" source: ");
+        if (at < 0 || from < 0) {
+          continue;
+        }
+        String name = line.substring(at + 2, from).trim();
+        if (name.startsWith("java.lang.management.")) {
+          break; // the child has its first row and asks for its start time
+        }
+        String where = line.substring(from + " source: ".length());
+        boolean listed =
+            where.startsWith("jrt:/")
+                || where.contains(source)
+                    && zip.getEntry(name.replace('.', '/') + ".class") != null;
+        int dot = name.lastIndexOf('.');
+        // shared-archive classes load cheaply; generated and hidden ones cannot be named
+        if (!listed || dot < 0 || name.contains("$$") || name.contains("/") || !seen.add(name)) {
+          continue;
+        }
+        packages
+            .computeIfAbsent(name.substring(0, dot), k -> new ArrayList<>())
+            .add(name.substring(dot + 1));
       }
-      String name = line.substring(at + 2, from).trim();
-      if (name.startsWith("java.lang.management.")) {
-        break; // the child has its first row and asks for its start time
-      }
-      String where = line.substring(from + " source: ".length());
-      boolean listed = where.startsWith("jrt:/") || where.contains(source);
-      int dot = name.lastIndexOf('.');
-      if (!listed || dot < 0 || name.contains("$$") || name.contains("/") || !seen.add(name)) {
-        continue; // shared-archive, generated and hidden classes load cheaply or cannot be named
-      }
-      packages
-          .computeIfAbsent(name.substring(0, dot), k -> new ArrayList<>())
-          .add(name.substring(dot + 1));
     }
     Files.delete(log);
     StringBuilder text = new StringBuilder();
