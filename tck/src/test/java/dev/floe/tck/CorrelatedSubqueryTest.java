@@ -78,6 +78,40 @@ class CorrelatedSubqueryTest {
         .containsExactly("30 2", "40 3", "50 4", "60 5");
   }
 
+  /**
+   * An IN subquery beside another condition of an OR: Calcite gives it a join with a COUNT(*)
+   * without GROUP BY, which has one row even when the subquery has none. Turning that join into a
+   * semi-join once made an empty subquery drop every row, those the other condition keeps too.
+   */
+  @Test
+  void inAnEmptySubqueryBesideAnotherConditionOfAnOr() throws SQLException {
+    assertThat(
+            rows(
+                "SELECT a FROM t WHERE b = 20 OR c IN"
+                    + " (SELECT d FROM t AS x WHERE x.b BETWEEN 50 AND 30) ORDER BY a"))
+        .containsExactly("2");
+    assertThat(
+            rows(
+                "SELECT a FROM t WHERE b = 20 OR c > 110 OR a IN"
+                    + " (SELECT x.a FROM t AS x WHERE 1 = 0) ORDER BY a"))
+        .containsExactly("2", "5");
+    assertThat(
+            rows(
+                "SELECT a FROM t WHERE b = 20 OR a NOT IN"
+                    + " (SELECT x.a FROM t AS x WHERE x.d > 5000) ORDER BY a"))
+        .containsExactly("1", "2", "3", "4", "5", "6");
+    assertThat(
+            rows(
+                "SELECT a FROM t WHERE b = 20 OR a IN"
+                    + " (SELECT x.a FROM t AS x WHERE x.d > 1250) ORDER BY a"))
+        .containsExactly("2", "6");
+    assertThat(
+            rows(
+                "SELECT a, (SELECT count(*) FROM t AS x WHERE x.b > 1000) FROM t"
+                    + " WHERE a < 3 ORDER BY a"))
+        .containsExactly("1 0", "2 0");
+  }
+
   private static List<String> rows(String sql) throws SQLException {
     List<String> rows = new ArrayList<>();
     try (Statement statement = connection.createStatement();

@@ -221,6 +221,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     planner.setTopDownOpt(prepareContext.config().topDownOpt());
     RelOptUtil.registerDefaultRules(
         planner, prepareContext.config().materializationsEnabled(), enableBindable);
+    SemiJoinRules.replaceIn(planner);
     return planner;
   }
 
