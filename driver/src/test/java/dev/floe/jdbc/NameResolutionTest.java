@@ -206,4 +206,19 @@ class NameResolutionTest extends LakeFixture {
                     + " WHERE o.id IN (SELECT id FROM Orders)"))
         .isEqualTo("2");
   }
+
+  @Test
+  void functionNamesAreCalcitesWhileColumnNamesAreTheTables() throws Exception {
+    execute(c, "CREATE TABLE sales.eu.orders (id INT, \"USER\" VARCHAR(8))");
+    update(c, "INSERT INTO sales.eu.orders VALUES (1, 'ann')");
+    c.setSchema("sales.eu");
+    // a name that is a column is the column; a niladic function without parentheses still works
+    assertThat(rows(c, "SELECT id, \"USER\", CURRENT_DATE = CURRENT_DATE FROM orders"))
+        .containsExactly(List.of("1", "ann", "true"));
+    assertThat(single(c, "SELECT upper(\"USER\") FROM orders")).isEqualTo("ANN");
+    assertThatThrownBy(() -> rows(c, "SELECT nosuch(id) FROM orders"))
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42000"))
+        .hasMessageContaining("nosuch");
+  }
 }

@@ -365,6 +365,9 @@ public class LakePrepare extends CalcitePrepareImpl {
    * schema is {@code sales.eu}.
    */
   static final class LakeCatalogReader extends CalciteCatalogReader {
+    /** Looks functions up in Calcite's root schema only: Floe's schemas hold none. */
+    private final CalciteCatalogReader functions;
+
     private LakeCatalogReader(
         CalciteCatalogReader calcite, List<List<String>> schemaPaths, Context context) {
       super(
@@ -373,6 +376,25 @@ public class LakePrepare extends CalcitePrepareImpl {
           schemaPaths,
           calcite.getTypeFactory(),
           context.config());
+      this.functions =
+          new CalciteCatalogReader(
+              context.getRootSchema(), List.of(), calcite.getTypeFactory(), context.config());
+    }
+
+    /**
+     * As Calcite's, but without searching Floe's schemas, which hold no functions: the validator
+     * asks this for every column name (it could be a function called without parentheses), and a
+     * lake schema answers by listing its folder. A qualified name still reaches a lake schema from
+     * the root, where it finds nothing, as before.
+     */
+    @Override
+    public void lookupOperatorOverloads(
+        org.apache.calcite.sql.SqlIdentifier opName,
+        org.apache.calcite.sql.@Nullable SqlFunctionCategory category,
+        org.apache.calcite.sql.SqlSyntax syntax,
+        List<org.apache.calcite.sql.SqlOperator> operatorList,
+        org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher) {
+      functions.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
     }
 
     static CalciteCatalogReader searching(CalciteCatalogReader calcite, Context context) {
