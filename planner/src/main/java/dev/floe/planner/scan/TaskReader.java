@@ -164,7 +164,9 @@ final class TaskReader {
   interface RowSink {
     /**
      * Rows {@code rows[0..count)} of a batch, or rows {@code 0..count)} when {@code rows} is null;
-     * {@code columns[i]} holds the values of the scan's column {@code i}.
+     * {@code columns[i]} holds the values of the scan's column {@code i}. The column arrays are the
+     * sink's to keep (the decoder fills new ones for each batch); {@code columns} itself and {@code
+     * rows} are reused for the next batch.
      */
     void batch(Object[][] columns, int[] rows, int count);
 
