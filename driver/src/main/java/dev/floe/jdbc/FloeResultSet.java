@@ -801,7 +801,14 @@ final class FloeResultSet extends ForwardingResultSet {
       value = getString(column);
     } else if (type == UUID.class) {
       Object raw = objectAt(column);
-      value = raw == null || raw instanceof UUID ? raw : UUID.fromString(raw.toString());
+      try {
+        value = raw == null || raw instanceof UUID ? raw : UUID.fromString(raw.toString());
+      } catch (IllegalArgumentException e) {
+        throw SqlErrors.of(
+            FloeError.INVALID_CAST,
+            "column " + column + " of " + raw.getClass().getName(),
+            "it is no " + UUID.class.getName());
+      }
     } else if (type == Integer.class) {
       int v = getInt(column);
       value = lastWasNull() ? null : v;

@@ -91,11 +91,20 @@ public final class ColumnarScan implements Enumerator<Object> {
 
   /**
    * The scan the statement just executed on this thread offered after {@link #expect}, or null when
-   * its plan is not a plain scan; the offer is withdrawn.
+   * its plan is not a plain scan; the offer is withdrawn. The scan pins its snapshot, plans its
+   * files and starts its workers now, as a scan read through Calcite does when it executes.
    */
   public static @Nullable ColumnarScan claim() {
     ColumnarScan scan = OFFERED.get();
     forget();
+    if (scan != null) {
+      try {
+        scan.start();
+      } catch (RuntimeException e) {
+        scan.close();
+        throw e;
+      }
+    }
     return scan;
   }
 
@@ -108,16 +117,17 @@ public final class ColumnarScan implements Enumerator<Object> {
   // ---- the enumerator Calcite's cursor opens -------------------------------------------------
 
   /**
-   * Calcite's cursor asks once, when it opens; the rows are the result set's to read, in chunks.
+   * Calcite's cursor asks once, when it opens; the rows are the result set's to read, in chunks,
+   * and reading one through the cursor fails ({@link #current}) rather than finding none.
    */
   @Override
   public boolean moveNext() {
-    return false;
+    return true;
   }
 
   @Override
   public Object current() {
-    throw new java.util.NoSuchElementException("The rows of a columnar scan are read in chunks");
+    throw new IllegalStateException("Cannot read a columnar scan's rows through Calcite's cursor");
   }
 
   @Override
@@ -134,9 +144,6 @@ public final class ColumnarScan implements Enumerator<Object> {
   public boolean nextChunk() {
     if (closed) {
       return false;
-    }
-    if (tasks == null) {
-      start();
     }
     chunk = null;
     count = 0;
@@ -194,6 +201,7 @@ public final class ColumnarScan implements Enumerator<Object> {
   }
 
   private void start() {
+    cancel.check();
     tasks = List.of();
     LakeScan.Target target = LakeScan.target(spec);
     if (target.snapshotId() == null) {
