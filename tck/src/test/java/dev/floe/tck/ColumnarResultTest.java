@@ -226,15 +226,23 @@ class ColumnarResultTest {
       try (ResultSet rs = statement.executeQuery(sql)) {
         ResultSetMetaData meta = rs.getMetaData();
         int columns = meta.getColumnCount();
+        int read = 0;
         while (rs.next()) {
           StringBuilder row = new StringBuilder();
+          // Every getter on every 23rd row (failed reads cost an exception each), and on the
+          // others the value as an object and as text.
+          List<Getter> getters = read++ % 23 == 0 ? GETTERS : GETTERS.subList(0, 2);
           for (int c = 1; c <= columns; c++) {
             String label = meta.getColumnLabel(c);
             int column = c;
             row.append(label).append('{');
-            for (Getter getter : GETTERS) {
+            for (Getter getter : getters) {
               row.append(value(() -> getter.get(rs, column)));
               row.append(value(() -> rs.wasNull())).append(';');
+            }
+            if (getters != GETTERS) {
+              row.append('}');
+              continue;
             }
             row.append(value(() -> rs.getObject(label)))
                 .append(value(() -> rs.getLong(label)))
