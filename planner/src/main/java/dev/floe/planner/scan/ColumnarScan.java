@@ -53,6 +53,7 @@ public final class ColumnarScan implements Enumerator<Object> {
   private Chunk chunk;
   private int count;
   private boolean closed;
+  private boolean primed;
 
   private ColumnarScan(DataContext root, LakeScanSpec spec) {
     this.spec = spec;
@@ -117,17 +118,22 @@ public final class ColumnarScan implements Enumerator<Object> {
   // ---- the enumerator Calcite's cursor opens -------------------------------------------------
 
   /**
-   * Calcite's cursor asks once, when it opens; the rows are the result set's to read, in chunks,
-   * and reading one through the cursor fails ({@link #current}) rather than finding none.
+   * Calcite's cursor asks once, when it opens (through {@code take} for a row limit, which also
+   * looks at {@link #current}); the rows are the result set's to read, in chunks.
    */
   @Override
   public boolean moveNext() {
+    if (primed) {
+      return false;
+    }
+    primed = true;
     return true;
   }
 
+  /** Nothing: the rows are read in chunks. */
   @Override
   public Object current() {
-    throw new IllegalStateException("Cannot read a columnar scan's rows through Calcite's cursor");
+    return null;
   }
 
   @Override
