@@ -1,5 +1,6 @@
 package dev.floe;
 
+import dev.floe.config.ClassPreloader;
 import dev.floe.config.DriverInfo;
 import dev.floe.config.FloeProperty;
 import dev.floe.error.SqlErrors;
@@ -44,6 +45,7 @@ public final class FloeDriver implements Driver {
     if (!acceptsURL(url)) {
       return null;
     }
+    ClassPreloader.start();
     return FloeConnector.connect(url, info == null ? new Properties() : info);
   }
 

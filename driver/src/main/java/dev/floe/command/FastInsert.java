@@ -120,7 +120,9 @@ public final class FastInsert {
             sources,
             List.of(),
             Expressions.alwaysTrue());
-    int width = fields.size();
+    // One array holds each batch row in table column order in turn (columns left out stay null):
+    // the writer assigns its values before it asks for the next row.
+    Object[] row = new Object[fields.size()];
     Iterator<Object[]> rows =
         new Iterator<>() {
           private int next;
@@ -133,7 +135,6 @@ public final class FastInsert {
           @Override
           public Object[] next() {
             Object[] params = batch.get(next++);
-            Object[] row = new Object[width];
             for (int i = 0; i < positions.length; i++) {
               row[positions[i]] = params[i];
             }

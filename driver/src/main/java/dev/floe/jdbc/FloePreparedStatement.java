@@ -48,6 +48,9 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     void bind(PreparedStatement target) throws SQLException;
   }
 
+  /** Marks a parameter of a plain INSERT as set: its value is kept, never bound to Calcite. */
+  private static final Binding KEPT = target -> {};
+
   private PreparedStatement calcite;
   private final String sql;
   private ParameterMetaData parameters;
@@ -55,6 +58,10 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private final FastInsert fast;
   private final List<Binding[]> batch = new ArrayList<>();
   private final List<Object[]> batchValues = new ArrayList<>();
+
+  /** For a plain INSERT: the first parameter not set in a batch entry added so far, or 0. */
+  private int unsetInBatch;
+
   private Binding[] bindings;
   private Object[] values;
 
@@ -191,7 +198,15 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
-    batch.add(bindings.clone());
+    if (fast == null) {
+      batch.add(bindings.clone());
+    } else {
+      for (int i = 1; i < bindings.length && unsetInBatch == 0; i++) {
+        if (bindings[i] == null) {
+          unsetInBatch = i;
+        }
+      }
+    }
     Object[] row = new Object[values.length - 1];
     System.arraycopy(values, 1, row, 0, row.length);
     batchValues.add(row);
@@ -203,6 +218,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     checkOpen();
     batch.clear();
     batchValues.clear();
+    unsetInBatch = 0;
   }
 
   /** {@inheritDoc} */
@@ -226,17 +242,15 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     checkOpen();
     List<Binding[]> entries = new ArrayList<>(batch);
     List<Object[]> rows = new ArrayList<>(batchValues);
+    int unset = unsetInBatch;
     batch.clear();
     batchValues.clear();
-    long[] counts = new long[entries.size()];
+    unsetInBatch = 0;
+    long[] counts = new long[rows.size()];
     if (fast != null) {
-      for (Binding[] entry : entries) {
-        for (int i = 1; i < entry.length; i++) {
-          if (entry[i] == null) {
-            throw SqlErrors.of(
-                FloeError.PARAMETER_COUNT, "parameter " + i + " of a batch entry is not set");
-          }
-        }
+      if (unset > 0) {
+        throw SqlErrors.of(
+            FloeError.PARAMETER_COUNT, "parameter " + unset + " of a batch entry is not set");
       }
       inOneTransaction(() -> fast.run(session(), rows));
       java.util.Arrays.fill(counts, 1);
@@ -291,13 +305,35 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return parameters;
   }
 
-  private void bind(int index, Object value, Binding binding) throws SQLException {
+  /**
+   * Keeps the value of a plain INSERT's parameter as it is, to be assigned to its column when the
+   * row is written (nothing is bound to Calcite's statement, which never runs); false for other
+   * statements.
+   */
+  private boolean kept(int index, Object value) throws SQLException {
+    if (fast == null) {
+      return false;
+    }
+    checkIndex(index);
+    bindings[index] = KEPT;
+    values[index] = value;
+    return true;
+  }
+
+  private void checkIndex(int index) throws SQLException {
     checkOpen();
     if (index < 1 || index >= bindings.length) {
       throw SqlErrors.of(
           FloeError.INVALID_INDEX, "set parameter " + index, "there are " + (bindings.length - 1));
     }
-    if (fast == null && value != null) {
+  }
+
+  private void bind(int index, Object value, Binding binding) throws SQLException {
+    if (kept(index, value)) {
+      return;
+    }
+    checkIndex(index);
+    if (value != null) {
       // The parameter's value, assigned to the parameter's type as any written value is; a plain
       // INSERT's values are assigned to their columns when written instead.
       Object assigned;
@@ -417,6 +453,9 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   /** Binds a wall-clock timestamp as the number the parameter's type is held in. */
   private void bindDateTime(int index, LocalDateTime value, Instant instant, Object original)
       throws SQLException {
+    if (kept(index, original)) {
+      return;
+    }
     switch (parameterType(index)) {
       case Types.DATE:
         {
@@ -554,7 +593,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       setDate(index, (Date) x);
     } else if (x instanceof Time) {
       setTime(index, (Time) x);
-    } else {
+    } else if (!kept(index, x)) {
       bind(index, x, target -> target.setObject(index, x));
     }
   }
@@ -612,49 +651,65 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   /** {@inheritDoc} */
   @Override
   public void setBoolean(int index, boolean x) throws SQLException {
-    bind(index, x, target -> target.setBoolean(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setBoolean(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setByte(int index, byte x) throws SQLException {
-    bind(index, x, target -> target.setByte(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setByte(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setShort(int index, short x) throws SQLException {
-    bind(index, x, target -> target.setShort(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setShort(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setInt(int index, int x) throws SQLException {
-    bind(index, x, target -> target.setInt(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setInt(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setLong(int index, long x) throws SQLException {
-    bind(index, x, target -> target.setLong(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setLong(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setFloat(int index, float x) throws SQLException {
-    bind(index, x, target -> target.setFloat(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setFloat(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setDouble(int index, double x) throws SQLException {
-    bind(index, x, target -> target.setDouble(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setDouble(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
-    bind(index, x, target -> target.setBigDecimal(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setBigDecimal(index, x));
+    }
   }
 
   /** Text for a TIME parameter is read as a time of day, every digit kept (22007 if it is not). */
@@ -674,13 +729,17 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, x);
       return;
     }
-    bind(index, x, target -> target.setString(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setString(index, x));
+    }
   }
 
   /** {@inheritDoc} */
   @Override
   public void setNString(int index, String x) throws SQLException {
-    bind(index, x, target -> target.setString(index, x));
+    if (!kept(index, x)) {
+      bind(index, x, target -> target.setString(index, x));
+    }
   }
 
   /** {@inheritDoc} */

@@ -23,17 +23,30 @@ abstract class Accumulator {
   /** Adds one value, which may be NULL. */
   abstract void add(Object value);
 
-  /** Adds {@code values[rows[i]]} for {@code i < count}, or {@code values[0..count)}. */
-  void addAll(Object[] values, int[] rows, int count) {
-    if (rows == null) {
-      for (int i = 0; i < count; i++) {
-        add(values[i]);
-      }
-    } else {
-      for (int i = 0; i < count; i++) {
-        add(values[rows[i]]);
-      }
+  /**
+   * Adds rows {@code rows[i]} of {@code values} for {@code i < count} (rows {@code 0..count)} when
+   * {@code rows} is null); {@code values} is null for {@code COUNT(*)}.
+   */
+  void addAll(ColumnVector values, int[] rows, int count) {
+    for (int i = 0; i < count; i++) {
+      add(values == null ? null : values.get(rows == null ? i : rows[i]));
     }
+  }
+
+  /**
+   * Adds, for {@code i < count}, row {@code rows[i]} (or {@code i}) of {@code values} to {@code
+   * group[groupOf[i]]}: {@code group} holds accumulators of this one's class, this one among them.
+   * Subclasses add primitive vectors without boxing, a whole batch in one loop.
+   */
+  void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int count) {
+    for (int i = 0; i < count; i++) {
+      group[groupOf[i]].add(values == null ? null : values.get(rows == null ? i : rows[i]));
+    }
+  }
+
+  /** Row {@code i} of a selection: {@code rows[i]}, or {@code i} when {@code rows} is null. */
+  static int row(int[] rows, int i) {
+    return rows == null ? i : rows[i];
   }
 
   /** Adds {@code n} counted rows; only counts accept it. */
@@ -123,8 +136,15 @@ abstract class Accumulator {
     }
 
     @Override
-    void addAll(Object[] values, int[] rows, int n) {
+    void addAll(ColumnVector values, int[] rows, int n) {
       count += n;
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      for (int i = 0; i < n; i++) {
+        ((CountRows) group[groupOf[i]]).count++;
+      }
     }
 
     @Override
@@ -151,6 +171,30 @@ abstract class Accumulator {
     void add(Object value) {
       if (value != null) {
         count++;
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (!values.anyNull) {
+        count += n;
+        return;
+      }
+      for (int i = 0; i < n; i++) {
+        if (!values.nulls[row(rows, i)]) {
+          count++;
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      boolean anyNull = values.anyNull;
+      boolean[] nulls = values.nulls;
+      for (int i = 0; i < n; i++) {
+        if (!anyNull || !nulls[row(rows, i)]) {
+          ((CountValues) group[groupOf[i]]).count++;
+        }
       }
     }
 
@@ -191,6 +235,39 @@ abstract class Accumulator {
       if (value != null) {
         seen = true;
         plus(((Number) value).longValue());
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.INT && values.kind != ColumnVector.Kind.LONG) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      boolean ints = values.kind == ColumnVector.Kind.INT;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          plus(ints ? values.ints[r] : values.longs[r]);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.INT && values.kind != ColumnVector.Kind.LONG) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      boolean ints = values.kind == ColumnVector.Kind.INT;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          IntegerSum sum = (IntegerSum) group[groupOf[i]];
+          sum.seen = true;
+          sum.plus(ints ? values.ints[r] : values.longs[r]);
+        }
       }
     }
 
@@ -263,6 +340,22 @@ abstract class Accumulator {
     }
 
     @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.FLOAT) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          FloatSum sum = (FloatSum) group[groupOf[i]];
+          sum.seen = true;
+          sum.sum += values.floats[r];
+        }
+      }
+    }
+
+    @Override
     void merge(Accumulator later) {
       FloatSum other = (FloatSum) later;
       if (other.seen) {
@@ -296,28 +389,56 @@ abstract class Accumulator {
     }
 
     @Override
-    void addAll(Object[] values, int[] rows, int count) {
+    void addAll(ColumnVector values, int[] rows, int count) {
+      if (values.kind != ColumnVector.Kind.DOUBLE) {
+        super.addAll(values, rows, count);
+        return;
+      }
       double s = sum;
       boolean any = false;
-      if (rows == null) {
-        for (int i = 0; i < count; i++) {
-          Object value = values[i];
-          if (value != null) {
-            s += ((Number) value).doubleValue();
-            any = true;
+      double[] doubles = values.doubles;
+      if (!values.anyNull) {
+        any = count > 0;
+        if (rows == null) {
+          for (int i = 0; i < count; i++) {
+            s += doubles[i];
+          }
+        } else {
+          for (int i = 0; i < count; i++) {
+            s += doubles[rows[i]];
           }
         }
       } else {
+        boolean[] nulls = values.nulls;
         for (int i = 0; i < count; i++) {
-          Object value = values[rows[i]];
-          if (value != null) {
-            s += ((Number) value).doubleValue();
+          int r = row(rows, i);
+          if (!nulls[r]) {
+            s += doubles[r];
             any = true;
           }
         }
       }
       sum = s;
       seen |= any;
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.DOUBLE) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      double[] doubles = values.doubles;
+      boolean anyNull = values.anyNull;
+      boolean[] nulls = values.nulls;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!anyNull || !nulls[r]) {
+          DoubleSum sum = (DoubleSum) group[groupOf[i]];
+          sum.seen = true;
+          sum.sum += doubles[r];
+        }
+      }
     }
 
     @Override
@@ -422,6 +543,41 @@ abstract class Accumulator {
     }
 
     @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.INT) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      int[] xs = values.ints;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          int x = xs[r];
+          value = min ? (value > x ? x : value) : (value > x ? value : x);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.INT) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      int[] xs = values.ints;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          IntMinMax acc = (IntMinMax) group[groupOf[i]];
+          acc.seen = true;
+          int x = xs[r];
+          acc.value = acc.min ? (acc.value > x ? x : acc.value) : (acc.value > x ? acc.value : x);
+        }
+      }
+    }
+
+    @Override
     void merge(Accumulator later) {
       IntMinMax other = (IntMinMax) later;
       if (other.seen) {
@@ -452,6 +608,41 @@ abstract class Accumulator {
         seen = true;
         long x = (Long) v;
         value = min ? (value > x ? x : value) : (value > x ? value : x);
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.LONG) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      long[] xs = values.longs;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          long x = xs[r];
+          value = min ? (value > x ? x : value) : (value > x ? value : x);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.LONG) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      long[] xs = values.longs;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          LongMinMax acc = (LongMinMax) group[groupOf[i]];
+          acc.seen = true;
+          long x = xs[r];
+          acc.value = acc.min ? (acc.value > x ? x : acc.value) : (acc.value > x ? acc.value : x);
+        }
       }
     }
 
@@ -488,6 +679,43 @@ abstract class Accumulator {
         float x = (Float) v;
         nan |= x != x;
         value = min ? (value > x ? x : value) : (value > x ? value : x);
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.FLOAT) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      float[] xs = values.floats;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          float x = xs[r];
+          nan |= x != x;
+          value = min ? (value > x ? x : value) : (value > x ? value : x);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.FLOAT) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      float[] xs = values.floats;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          FloatMinMax acc = (FloatMinMax) group[groupOf[i]];
+          acc.seen = true;
+          float x = xs[r];
+          acc.nan |= x != x;
+          acc.value = acc.min ? (acc.value > x ? x : acc.value) : (acc.value > x ? acc.value : x);
+        }
       }
     }
 
@@ -530,6 +758,43 @@ abstract class Accumulator {
         double x = (Double) v;
         nan |= x != x;
         value = min ? (value > x ? x : value) : (value > x ? value : x);
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.DOUBLE) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      double[] xs = values.doubles;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          double x = xs[r];
+          nan |= x != x;
+          value = min ? (value > x ? x : value) : (value > x ? value : x);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.DOUBLE) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      double[] xs = values.doubles;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          DoubleMinMax acc = (DoubleMinMax) group[groupOf[i]];
+          acc.seen = true;
+          double x = xs[r];
+          acc.nan |= x != x;
+          acc.value = acc.min ? (acc.value > x ? x : acc.value) : (acc.value > x ? acc.value : x);
+        }
       }
     }
 

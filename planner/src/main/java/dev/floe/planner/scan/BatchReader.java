@@ -23,7 +23,6 @@ import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
-import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -41,6 +40,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with
  * Iceberg's promotions (int to long, float to double) and columns missing from older files; any
  * other column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
+ *
+ * <p>Definition levels and dictionary ids are decoded a run at a time ({@link HybridDecoder}).
+ * Asked {@link #intoVectors()}, the reader fills primitive {@link ColumnVector}s instead of boxed
+ * values (dictionaries then decoded whole into primitive arrays), for the aggregating scan.
  */
 final class BatchReader implements VectorizedReader<ColumnBatch> {
   /** Rows per batch: enough to amortize the per-batch work, few enough to stay in cache. */
@@ -49,6 +52,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   private final Column[] columns;
   private long nextPosition;
   private java.util.function.LongConsumer onRowGroup;
+  private ColumnVector[] vectors;
 
   private BatchReader(Column[] columns) {
     this.columns = columns;
@@ -74,6 +78,21 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     } catch (Unsupported e) {
       return UNSUPPORTED;
     }
+  }
+
+  /**
+   * Makes {@link #read} fill {@link ColumnBatch#vectors} (primitive arrays, reused from batch to
+   * batch: a batch is valid until the next is read) instead of {@link ColumnBatch#columns}.
+   */
+  BatchReader intoVectors() {
+    if (decodes()) {
+      vectors = new ColumnVector[columns.length];
+      for (int c = 0; c < columns.length; c++) {
+        vectors[c] = new ColumnVector(columns[c].kind);
+        columns[c].vectors = true;
+      }
+    }
+    return this;
   }
 
   /** Whether this reader decodes the file; false: read it row by row. */
@@ -102,7 +121,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           decoding = Decoding.of(field.type(), descriptor);
         }
       }
-      columns[i] = new Column(decoding, descriptor, constant);
+      columns[i] = new Column(decoding, descriptor, constant, ColumnVector.kindOf(field.type()));
     }
     return new BatchReader(columns);
   }
@@ -176,6 +195,14 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
   public ColumnBatch read(ColumnBatch reuse, int rows) {
     if (!decodes()) {
       throw new IllegalStateException("Cannot decode this file in batches");
+    }
+    if (vectors != null) {
+      for (int c = 0; c < columns.length; c++) {
+        columns[c].read(vectors[c], rows);
+      }
+      ColumnBatch batch = new ColumnBatch(vectors, rows, nextPosition);
+      nextPosition += rows;
+      return batch;
     }
     Object[][] values = new Object[columns.length][];
     for (int c = 0; c < columns.length; c++) {
@@ -309,21 +336,32 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     private final Decoding decoding;
     private final ColumnDescriptor descriptor;
     private final Object constant;
+    private final ColumnVector.Kind kind;
     private final int maxDefinition;
+    private boolean vectors;
+    private boolean[] dictionaryBooleans;
+    private int[] dictionaryInts;
+    private long[] dictionaryLongs;
+    private float[] dictionaryFloats;
+    private double[] dictionaryDoubles;
     private PageReader pages;
     private Object[] dictionary;
     private Dictionary parquetDictionary;
     private int pageRemaining;
     private ValuesReader definitionReader;
-    private RunLengthBitPackingHybridDecoder definitionDecoder;
+    private HybridDecoder levels;
+    private HybridDecoder ids;
+    private int[] idBuffer;
     private ValuesReader valuesReader;
     private boolean dictionaryPage;
     private ByteBuffer plain;
 
-    Column(Decoding decoding, ColumnDescriptor descriptor, Object constant) {
+    Column(
+        Decoding decoding, ColumnDescriptor descriptor, Object constant, ColumnVector.Kind kind) {
       this.decoding = decoding;
       this.descriptor = descriptor;
       this.constant = constant;
+      this.kind = kind;
       this.maxDefinition = descriptor == null ? 0 : descriptor.getMaxDefinitionLevel();
     }
 
@@ -344,6 +382,266 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
         }
         // Converted on first use: a LIMIT that reads a few rows decodes few entries.
         dictionary = new Object[parquetDictionary.getMaxId() + 1];
+        if (vectors) {
+          primitiveDictionary(parquetDictionary.getMaxId() + 1);
+        }
+      }
+    }
+
+    /** Decodes a dictionary's entries into a primitive array, for vectors. */
+    private void primitiveDictionary(int size) {
+      dictionaryBooleans = null;
+      dictionaryInts = null;
+      dictionaryLongs = null;
+      dictionaryFloats = null;
+      dictionaryDoubles = null;
+      switch (kind) {
+        case BOOLEAN:
+          dictionaryBooleans = new boolean[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryBooleans[i] = (Boolean) fromDictionary(parquetDictionary, i);
+          }
+          break;
+        case INT:
+          dictionaryInts = new int[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryInts[i] = parquetDictionary.decodeToInt(i);
+          }
+          break;
+        case LONG:
+          dictionaryLongs = new long[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryLongs[i] = (Long) fromDictionary(parquetDictionary, i);
+          }
+          break;
+        case FLOAT:
+          dictionaryFloats = new float[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryFloats[i] = parquetDictionary.decodeToFloat(i);
+          }
+          break;
+        case DOUBLE:
+          dictionaryDoubles = new double[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryDoubles[i] = (Double) fromDictionary(parquetDictionary, i);
+          }
+          break;
+        default:
+          break; // strings: the boxed dictionary, filled on first use
+      }
+    }
+
+    /** Fills rows {@code [0, rows)} of {@code out} with the next {@code rows} values. */
+    void read(ColumnVector out, int rows) {
+      out.reset(rows);
+      if (decoding == Decoding.CONSTANT) {
+        for (int i = 0; i < rows; i++) {
+          out.set(i, constant);
+        }
+        return;
+      }
+      int filled = 0;
+      while (filled < rows) {
+        if (pageRemaining == 0) {
+          nextPage();
+        }
+        int take = Math.min(rows - filled, pageRemaining);
+        if (maxDefinition == 0) {
+          readValues(out, filled, take);
+        } else {
+          int present = 0;
+          boolean[] nulls = out.nulls;
+          if (levels != null) {
+            present = levels.levels(nulls, filled, take, maxDefinition);
+          } else {
+            for (int i = 0; i < take; i++) {
+              if (definition() == maxDefinition) {
+                present++;
+              } else {
+                nulls[filled + i] = true;
+              }
+            }
+          }
+          if (present == take) {
+            readValues(out, filled, take);
+          } else {
+            out.anyNull = true;
+            for (int i = 0; i < take; i++) {
+              if (!nulls[filled + i]) {
+                readValue(out, filled + i);
+              }
+            }
+          }
+        }
+        filled += take;
+        pageRemaining -= take;
+      }
+    }
+
+    /** The next {@code n} dictionary ids, in a buffer reused from call to call. */
+    private int[] ids(int n) {
+      if (idBuffer == null || idBuffer.length < n) {
+        idBuffer = new int[Math.max(n, BATCH_ROWS)];
+      }
+      ids.read(idBuffer, 0, n);
+      return idBuffer;
+    }
+
+    /** Reads {@code n} values (none NULL) into rows {@code from...} of {@code out}. */
+    private void readValues(ColumnVector out, int from, int n) {
+      if (plain != null) {
+        switch (decoding) {
+          case INT:
+            {
+              ByteBuffer in = plain;
+              int at = in.position();
+              int[] into = out.ints;
+              for (int i = 0; i < n; i++) {
+                into[from + i] = in.getInt(at + 4 * i);
+              }
+              in.position(at + 4 * n);
+              return;
+            }
+          case LONG:
+            {
+              ByteBuffer in = plain;
+              int at = in.position();
+              long[] into = out.longs;
+              for (int i = 0; i < n; i++) {
+                into[from + i] = in.getLong(at + 8 * i);
+              }
+              in.position(at + 8 * n);
+              return;
+            }
+          case FLOAT:
+            {
+              ByteBuffer in = plain;
+              int at = in.position();
+              float[] into = out.floats;
+              for (int i = 0; i < n; i++) {
+                into[from + i] = in.getFloat(at + 4 * i);
+              }
+              in.position(at + 4 * n);
+              return;
+            }
+          case DOUBLE:
+            {
+              ByteBuffer in = plain;
+              int at = in.position();
+              double[] into = out.doubles;
+              for (int i = 0; i < n; i++) {
+                into[from + i] = in.getDouble(at + 8 * i);
+              }
+              in.position(at + 8 * n);
+              return;
+            }
+          default:
+            break;
+        }
+      } else if (dictionaryPage) {
+        switch (kind) {
+          case INT:
+            {
+              int[] values = dictionaryInts;
+              int[] into = out.ints;
+              int[] read = ids(n);
+              for (int i = 0; i < n; i++) {
+                into[from + i] = values[read[i]];
+              }
+              return;
+            }
+          case LONG:
+            {
+              long[] values = dictionaryLongs;
+              long[] into = out.longs;
+              int[] read = ids(n);
+              for (int i = 0; i < n; i++) {
+                into[from + i] = values[read[i]];
+              }
+              return;
+            }
+          case DOUBLE:
+            {
+              double[] values = dictionaryDoubles;
+              double[] into = out.doubles;
+              int[] read = ids(n);
+              for (int i = 0; i < n; i++) {
+                into[from + i] = values[read[i]];
+              }
+              return;
+            }
+          default:
+            break;
+        }
+      }
+      for (int i = from, end = from + n; i < end; i++) {
+        readValue(out, i);
+      }
+    }
+
+    /** Reads one value (not NULL) into row {@code row} of {@code out}. */
+    private void readValue(ColumnVector out, int row) {
+      if (dictionaryPage) {
+        int id = ids.next();
+        switch (kind) {
+          case BOOLEAN:
+            out.booleans[row] = dictionaryBooleans[id];
+            return;
+          case INT:
+            out.ints[row] = dictionaryInts[id];
+            return;
+          case LONG:
+            out.longs[row] = dictionaryLongs[id];
+            return;
+          case FLOAT:
+            out.floats[row] = dictionaryFloats[id];
+            return;
+          case DOUBLE:
+            out.doubles[row] = dictionaryDoubles[id];
+            return;
+          default:
+            {
+              Object value = dictionary[id];
+              if (value == null) {
+                value = fromDictionary(parquetDictionary, id);
+                dictionary[id] = value;
+              }
+              out.objects[row] = value;
+              return;
+            }
+        }
+      }
+      switch (decoding) {
+        case BOOLEAN:
+          out.booleans[row] = valuesReader.readBoolean();
+          return;
+        case INT:
+          out.ints[row] = plain != null ? plain.getInt() : valuesReader.readInteger();
+          return;
+        case INT_TO_LONG:
+          out.longs[row] = plain != null ? plain.getInt() : valuesReader.readInteger();
+          return;
+        case LONG:
+          out.longs[row] = plain != null ? plain.getLong() : valuesReader.readLong();
+          return;
+        case MILLIS_TO_MICROS:
+          out.longs[row] =
+              Math.multiplyExact(plain != null ? plain.getLong() : valuesReader.readLong(), 1000L);
+          return;
+        case FLOAT:
+          out.floats[row] = plain != null ? plain.getFloat() : valuesReader.readFloat();
+          return;
+        case FLOAT_TO_DOUBLE:
+          out.doubles[row] = plain != null ? plain.getFloat() : valuesReader.readFloat();
+          return;
+        case DOUBLE:
+          out.doubles[row] = plain != null ? plain.getDouble() : valuesReader.readDouble();
+          return;
+        case STRING:
+          out.objects[row] = valuesReader.readBytes().toStringUsingUTF8();
+          return;
+        default:
+          throw new IllegalStateException("Cannot decode " + decoding);
       }
     }
 
@@ -399,19 +697,12 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     }
 
     private int definition() {
-      if (definitionDecoder != null) {
-        try {
-          return definitionDecoder.readInt();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-      return definitionReader.readInteger();
+      return levels != null ? levels.next() : definitionReader.readInteger();
     }
 
     private Object value() {
       if (dictionaryPage) {
-        int id = valuesReader.readValueDictionaryId();
+        int id = ids.next();
         Object value = dictionary[id];
         if (value == null) {
           value = fromDictionary(parquetDictionary, id);
@@ -516,22 +807,31 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
       ValuesReader repetition =
           page.getRlEncoding().getValuesReader(descriptor, ValuesType.REPETITION_LEVEL);
       repetition.initFromPage(count, in);
-      definitionReader =
-          page.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
-      definitionReader.initFromPage(count, in);
-      definitionDecoder = null;
+      levels = null;
+      definitionReader = null;
+      if (maxDefinition > 0 && page.getDlEncoding() == Encoding.RLE) {
+        int length = BytesUtils.readIntLittleEndian(in);
+        levels =
+            new HybridDecoder(
+                BytesUtils.getWidthFromMaxInt(maxDefinition),
+                in.slice(length).order(ByteOrder.LITTLE_ENDIAN));
+      } else {
+        definitionReader =
+            page.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+        definitionReader.initFromPage(count, in);
+      }
       startValues(page.getValueEncoding(), count, in);
     }
 
     private void startV2(DataPageV2 page) throws IOException {
       int count = page.getValueCount();
       definitionReader = null;
-      definitionDecoder =
+      levels =
           maxDefinition == 0
               ? null
-              : new RunLengthBitPackingHybridDecoder(
+              : new HybridDecoder(
                   BytesUtils.getWidthFromMaxInt(maxDefinition),
-                  page.getDefinitionLevels().toInputStream());
+                  page.getDefinitionLevels().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
       startValues(page.getDataEncoding(), count, page.getData().toInputStream());
     }
 
@@ -544,10 +844,10 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           throw new IllegalStateException(
               "Cannot read " + descriptor + ": a dictionary-encoded page without a dictionary");
         }
-        valuesReader =
-            encoding.getDictionaryBasedValuesReader(
-                descriptor, ValuesType.VALUES, parquetDictionary);
-        valuesReader.initFromPage(count, in);
+        valuesReader = null;
+        // a page of NULLs only may hold no ids at all: then none is read
+        int bitWidth = Math.max(0, in.read());
+        ids = new HybridDecoder(bitWidth, in.slice(in.available()));
         return;
       }
       if (encoding == Encoding.PLAIN

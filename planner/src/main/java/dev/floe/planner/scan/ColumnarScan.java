@@ -3,7 +3,6 @@ package dev.floe.planner.scan;
 import dev.floe.error.FloeError;
 import dev.floe.planner.spi.PinnedTable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -296,16 +295,21 @@ public final class ColumnarScan implements Enumerator<Object> {
     }
 
     @Override
-    public void batch(Object[][] columns, int[] rows, int size) {
+    public void batch(ColumnVector[] columns, int[] rows, int size) {
       flushRows();
       if (size == 0) {
         return;
       }
-      // The batch's column arrays are the worker's to hand on; the outer array and the list of
-      // live rows are reused by the reader.
-      Chunk next =
-          new Chunk(columns.clone(), rows == null ? null : Arrays.copyOf(rows, size), size);
-      if (!put(queue, next)) {
+      // The decoder reuses its vectors: the chunk takes the live rows' values.
+      Object[][] values = new Object[columns.length][size];
+      for (int c = 0; c < columns.length; c++) {
+        ColumnVector vector = columns[c];
+        Object[] out = values[c];
+        for (int r = 0; r < size; r++) {
+          out[r] = vector.get(rows == null ? r : rows[r]);
+        }
+      }
+      if (!put(queue, new Chunk(values, null, size))) {
         throw new Stopped();
       }
     }

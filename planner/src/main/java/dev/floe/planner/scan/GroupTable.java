@@ -3,7 +3,7 @@ package dev.floe.planner.scan;
 import dev.floe.planner.scan.LakeAggregation.Call;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.types.Type;
@@ -14,14 +14,34 @@ import org.apache.iceberg.types.Type;
  * aggregate does: NaN is one group, -0.0 and 0.0 two), and are kept in the order first met, so
  * tables merged in scan order list groups as one pass would.
  *
+ * <p>A batch is aggregated a column at a time: each row's group number is found first (for one
+ * BOOLEAN, numeric, DATE, TIME or TIMESTAMP group column, from its primitive value through a hash
+ * table of primitives, without boxing: two values are one group when their bits are equal, which is
+ * what {@code equals} of their boxes compares), then each call adds its argument column into the
+ * groups' accumulators in one loop.
+ *
  * <p>Not thread-safe: each worker fills its own tables.
  */
 final class GroupTable implements TaskReader.RowSink {
   private final List<Call> calls;
+  private final int[] args;
   private final Type[] argTypes;
   private final int[] groups;
-  private final Accumulator[] single;
-  private final Map<Object, Accumulator[]> byGroup;
+
+  /** For one group column held in a primitive vector, its kind; else null. */
+  private final ColumnVector.Kind primitiveKey;
+
+  /** The groups' keys in the order first met: the value for one group column, else a list. */
+  private Object[] keys = new Object[16];
+
+  private int size;
+
+  /** {@code accumulators[c][g]}: call {@code c}'s accumulator for group {@code g}. */
+  private final Accumulator[][] accumulators;
+
+  private final Map<Object, Integer> byKey;
+  private final PrimitiveGroups byBits;
+  private int[] groupOf = new int[BatchReader.BATCH_ROWS];
 
   /**
    * An empty table.
@@ -31,47 +51,88 @@ final class GroupTable implements TaskReader.RowSink {
    */
   GroupTable(LakeAggregation aggregation, Type[] columnTypes) {
     this.calls = aggregation.calls();
+    this.args = new int[calls.size()];
     this.argTypes = new Type[calls.size()];
     for (int i = 0; i < argTypes.length; i++) {
-      int arg = calls.get(i).arg();
-      argTypes[i] = arg < 0 ? null : columnTypes[arg];
+      args[i] = calls.get(i).arg();
+      argTypes[i] = args[i] < 0 ? null : columnTypes[args[i]];
     }
     this.groups = aggregation.groups().stream().mapToInt(Integer::intValue).toArray();
-    this.single = groups.length == 0 ? newAccumulators() : null;
-    this.byGroup = groups.length == 0 ? null : new LinkedHashMap<>();
+    this.accumulators = new Accumulator[calls.size()][];
+    for (int c = 0; c < accumulators.length; c++) {
+      accumulators[c] = new Accumulator[keys.length];
+    }
+    ColumnVector.Kind kind =
+        groups.length == 1 ? ColumnVector.kindOf(columnTypes[groups[0]]) : ColumnVector.Kind.OBJECT;
+    this.primitiveKey = kind == ColumnVector.Kind.OBJECT ? null : kind;
+    this.byBits = primitiveKey == null ? null : new PrimitiveGroups();
+    this.byKey = groups.length == 0 || primitiveKey != null ? null : new HashMap<>();
+    if (groups.length == 0) {
+      add(null); // one group, whether or not a row comes
+    }
   }
 
-  private Accumulator[] newAccumulators() {
-    Accumulator[] accumulators = new Accumulator[calls.size()];
-    for (int i = 0; i < accumulators.length; i++) {
-      accumulators[i] = Accumulator.of(calls.get(i), argTypes[i]);
+  /** Adds a new group with key {@code key}, returning its number. */
+  private int add(Object key) {
+    if (size == keys.length) {
+      int capacity = size * 2;
+      keys = Arrays.copyOf(keys, capacity);
+      for (int c = 0; c < accumulators.length; c++) {
+        accumulators[c] = Arrays.copyOf(accumulators[c], capacity);
+      }
     }
-    return accumulators;
+    keys[size] = key;
+    for (int c = 0; c < accumulators.length; c++) {
+      accumulators[c][size] = Accumulator.of(calls.get(c), argTypes[c]);
+    }
+    return size++;
+  }
+
+  /** The number of the group with key {@code key}, created when first met. */
+  private int number(Object key) {
+    if (groups.length == 0) {
+      return 0;
+    }
+    if (byBits != null) {
+      if (key == null) {
+        return byBits.nullGroup >= 0 ? byBits.nullGroup : (byBits.nullGroup = add(null));
+      }
+      long bits = bits(key);
+      int g = byBits.find(bits);
+      return g >= 0 ? g : byBits.put(bits, add(key));
+    }
+    Integer g = byKey.get(key);
+    if (g == null) {
+      g = add(key);
+      byKey.put(key, g);
+    }
+    return g;
+  }
+
+  /** The bits a primitive group value is told apart by, as its box's {@code equals} does. */
+  private long bits(Object key) {
+    switch (primitiveKey) {
+      case BOOLEAN:
+        return (Boolean) key ? 1 : 0;
+      case INT:
+        return (Integer) key;
+      case LONG:
+        return (Long) key;
+      case FLOAT:
+        return Float.floatToIntBits((Float) key);
+      default:
+        return Double.doubleToLongBits((Double) key);
+    }
   }
 
   /** The accumulators of a group, created when first met. */
   Accumulator[] group(Object key) {
-    if (single != null) {
-      return single;
+    int g = number(key);
+    Accumulator[] result = new Accumulator[accumulators.length];
+    for (int c = 0; c < result.length; c++) {
+      result[c] = accumulators[c][g];
     }
-    Accumulator[] accumulators = byGroup.get(key);
-    if (accumulators == null) {
-      accumulators = newAccumulators();
-      byGroup.put(key, accumulators);
-    }
-    return accumulators;
-  }
-
-  /** The key of a row's group: the value itself for one group column, else a list of them. */
-  private Object key(Object[][] columns, int row) {
-    if (groups.length == 1) {
-      return columns[groups[0]][row];
-    }
-    Object[] values = new Object[groups.length];
-    for (int g = 0; g < groups.length; g++) {
-      values[g] = columns[groups[g]][row];
-    }
-    return Arrays.asList(values);
+    return result;
   }
 
   /** The key of a group given its values, in the order of the group columns. */
@@ -80,29 +141,91 @@ final class GroupTable implements TaskReader.RowSink {
   }
 
   @Override
-  public void batch(Object[][] columns, int[] rows, int count) {
-    if (single != null) {
-      for (int c = 0; c < single.length; c++) {
-        int arg = calls.get(c).arg();
-        single[c].addAll(arg < 0 ? null : columns[arg], rows, count);
+  public void batch(ColumnVector[] columns, int[] rows, int count) {
+    if (groups.length == 0) {
+      for (int c = 0; c < accumulators.length; c++) {
+        accumulators[c][0].addAll(args[c] < 0 ? null : columns[args[c]], rows, count);
       }
       return;
     }
-    int width = calls.size();
-    for (int i = 0; i < count; i++) {
-      int row = rows == null ? i : rows[i];
-      Accumulator[] accumulators = group(key(columns, row));
-      for (int c = 0; c < width; c++) {
-        int arg = calls.get(c).arg();
-        accumulators[c].add(arg < 0 ? null : columns[arg][row]);
+    if (groupOf.length < count) {
+      groupOf = new int[count];
+    }
+    if (byBits != null) {
+      primitiveGroups(columns[groups[0]], rows, count);
+    } else {
+      for (int i = 0; i < count; i++) {
+        int row = rows == null ? i : rows[i];
+        Object key;
+        if (groups.length == 1) {
+          key = columns[groups[0]].get(row);
+        } else {
+          Object[] values = new Object[groups.length];
+          for (int g = 0; g < groups.length; g++) {
+            values[g] = columns[groups[g]].get(row);
+          }
+          key = Arrays.asList(values);
+        }
+        groupOf[i] = number(key);
       }
     }
+    for (int c = 0; c < accumulators.length; c++) {
+      Accumulator[] column = accumulators[c];
+      column[0].addGrouped(column, groupOf, args[c] < 0 ? null : columns[args[c]], rows, count);
+    }
+  }
+
+  /** Numbers the rows' groups of one primitive group column. */
+  private void primitiveGroups(ColumnVector key, int[] rows, int count) {
+    int[] into = groupOf;
+    PrimitiveGroups map = byBits;
+    if (key.kind == ColumnVector.Kind.INT && !key.anyNull) {
+      int[] ints = key.ints;
+      for (int i = 0; i < count; i++) {
+        int row = rows == null ? i : rows[i];
+        int g = map.find(ints[row]);
+        into[i] = g >= 0 ? g : newGroup(key, row, ints[row]);
+      }
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      if (key.isNull(row)) {
+        into[i] = number(null);
+        continue;
+      }
+      long bits;
+      switch (key.kind) {
+        case INT:
+          bits = key.ints[row];
+          break;
+        case LONG:
+          bits = key.longs[row];
+          break;
+        case DOUBLE:
+          bits = Double.doubleToLongBits(key.doubles[row]);
+          break;
+        case FLOAT:
+          bits = Float.floatToIntBits(key.floats[row]);
+          break;
+        default:
+          bits = key.booleans[row] ? 1 : 0;
+          break;
+      }
+      int g = map.find(bits);
+      into[i] = g >= 0 ? g : newGroup(key, row, bits);
+    }
+  }
+
+  /** Adds the group of row {@code row}'s value, whose bits are {@code bits}. */
+  private int newGroup(ColumnVector key, int row, long bits) {
+    return byBits.put(bits, add(key.get(row)));
   }
 
   @Override
   public void row(Object[] row) {
     Object key;
-    if (single != null) {
+    if (groups.length == 0) {
       key = null;
     } else if (groups.length == 1) {
       key = row[groups[0]];
@@ -113,28 +236,33 @@ final class GroupTable implements TaskReader.RowSink {
       }
       key = Arrays.asList(values);
     }
-    Accumulator[] accumulators = group(key);
+    int g = number(key);
     for (int c = 0; c < accumulators.length; c++) {
-      int arg = calls.get(c).arg();
-      accumulators[c].add(arg < 0 ? null : row[arg]);
+      accumulators[c][g].add(args[c] < 0 ? null : row[args[c]]);
     }
   }
 
   /** Merges the values of the rows that follow this table's in the scan. */
   void merge(GroupTable later) {
-    if (single != null) {
-      for (int c = 0; c < single.length; c++) {
-        single[c].merge(later.single[c]);
+    for (int lg = 0; lg < later.size; lg++) {
+      Object key = later.keys[lg];
+      int g;
+      if (groups.length == 0) {
+        g = 0;
+      } else if (byBits != null) {
+        g = key == null ? byBits.nullGroup : byBits.find(bits(key));
+      } else {
+        Integer found = byKey.get(key);
+        g = found == null ? -1 : found;
       }
-      return;
-    }
-    for (Map.Entry<Object, Accumulator[]> entry : later.byGroup.entrySet()) {
-      Accumulator[] accumulators = byGroup.get(entry.getKey());
-      if (accumulators == null) {
-        byGroup.put(entry.getKey(), entry.getValue());
+      if (g < 0) {
+        g = number(key);
+        for (int c = 0; c < accumulators.length; c++) {
+          accumulators[c][g] = later.accumulators[c][lg];
+        }
       } else {
         for (int c = 0; c < accumulators.length; c++) {
-          accumulators[c].merge(entry.getValue()[c]);
+          accumulators[c][g].merge(later.accumulators[c][lg]);
         }
       }
     }
@@ -142,10 +270,9 @@ final class GroupTable implements TaskReader.RowSink {
 
   /** Whether merging pieces in order gave the one-pass values (see {@link Accumulator}). */
   boolean ordered() {
-    for (Accumulator[] accumulators :
-        single != null ? java.util.Collections.singletonList(single) : byGroup.values()) {
-      for (Accumulator accumulator : accumulators) {
-        if (!accumulator.ordered()) {
+    for (Accumulator[] column : accumulators) {
+      for (int g = 0; g < size; g++) {
+        if (!column[g].ordered()) {
           return false;
         }
       }
@@ -158,24 +285,81 @@ final class GroupTable implements TaskReader.RowSink {
    * was added (counts 0, other results NULL), with them one row per group met.
    */
   List<Object[]> rows() {
-    List<Object[]> rows = new ArrayList<>();
-    if (single != null) {
-      rows.add(results(new Object[0], single));
-      return rows;
-    }
-    for (Map.Entry<Object, Accumulator[]> entry : byGroup.entrySet()) {
-      Object[] values =
-          groups.length == 1 ? new Object[] {entry.getKey()} : ((List<?>) entry.getKey()).toArray();
-      rows.add(results(values, entry.getValue()));
+    List<Object[]> rows = new ArrayList<>(size);
+    for (int g = 0; g < size; g++) {
+      Object[] values;
+      if (groups.length == 0) {
+        values = new Object[0];
+      } else if (groups.length == 1) {
+        values = new Object[] {keys[g]};
+      } else {
+        values = ((List<?>) keys[g]).toArray();
+      }
+      Object[] row = Arrays.copyOf(values, values.length + accumulators.length);
+      for (int c = 0; c < accumulators.length; c++) {
+        row[values.length + c] = accumulators[c][g].result();
+      }
+      rows.add(row);
     }
     return rows;
   }
 
-  private static Object[] results(Object[] groupValues, Accumulator[] accumulators) {
-    Object[] row = Arrays.copyOf(groupValues, groupValues.length + accumulators.length);
-    for (int c = 0; c < accumulators.length; c++) {
-      row[groupValues.length + c] = accumulators[c].result();
+  /** Group numbers by the bits of a primitive value: open addressing, linear probing. */
+  private static final class PrimitiveGroups {
+    private long[] bits = new long[64];
+    private int[] numbers = new int[64]; // group number + 1; 0: empty slot
+    private int count;
+    int nullGroup = -1;
+
+    private static int slot(long key, int mask) {
+      long h = key * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32)) & mask;
     }
-    return row;
+
+    /** The group number of {@code key}, or -1. */
+    int find(long key) {
+      int mask = numbers.length - 1;
+      for (int s = slot(key, mask); ; s = (s + 1) & mask) {
+        int n = numbers[s];
+        if (n == 0) {
+          return -1;
+        }
+        if (bits[s] == key) {
+          return n - 1;
+        }
+      }
+    }
+
+    /** Records {@code key} (not yet present) as group {@code number}; returns the number. */
+    int put(long key, int number) {
+      if ((count + 1) * 2 > numbers.length) {
+        grow();
+      }
+      insert(key, number);
+      count++;
+      return number;
+    }
+
+    private void insert(long key, int number) {
+      int mask = numbers.length - 1;
+      int s = slot(key, mask);
+      while (numbers[s] != 0) {
+        s = (s + 1) & mask;
+      }
+      bits[s] = key;
+      numbers[s] = number + 1;
+    }
+
+    private void grow() {
+      long[] oldBits = bits;
+      int[] oldNumbers = numbers;
+      bits = new long[oldBits.length * 2];
+      numbers = new int[oldNumbers.length * 2];
+      for (int s = 0; s < oldNumbers.length; s++) {
+        if (oldNumbers[s] != 0) {
+          insert(oldBits[s], oldNumbers[s] - 1);
+        }
+      }
+    }
   }
 }

@@ -164,11 +164,9 @@ final class TaskReader {
   interface RowSink {
     /**
      * Rows {@code rows[0..count)} of a batch, or rows {@code 0..count)} when {@code rows} is null;
-     * {@code columns[i]} holds the values of the scan's column {@code i}. The column arrays are the
-     * sink's to keep (the decoder fills new ones for each batch); {@code columns} itself and {@code
-     * rows} are reused for the next batch.
+     * {@code columns[i]} holds the values of the scan's column {@code i} (valid during the call).
      */
-    void batch(Object[][] columns, int[] rows, int count);
+    void batch(ColumnVector[] columns, int[] rows, int count);
 
     /** One row, in the scan's column order. */
     void row(Object[] row);
@@ -226,7 +224,8 @@ final class TaskReader {
                 .recordsPerBatch(BatchReader.BATCH_ROWS)
                 .createBatchedReaderFunc(
                     fileSchema -> {
-                      created[0] = BatchReader.create(requested, fileSchema, constants);
+                      created[0] =
+                          BatchReader.create(requested, fileSchema, constants).intoVectors();
                       if (stats != null && created[0].decodes()) {
                         created[0].onRowGroup(stats::rowGroupRead);
                       }
@@ -242,14 +241,16 @@ final class TaskReader {
           isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
       EqualityFilter equality =
           deletes.hasEqDeletes() ? new EqualityFilter(deletes, requested) : null;
+      VectorFilter compiled =
+          evaluator == null ? null : VectorFilter.compile(residual, requested.asStruct());
       int[] positions = positionsIn(requested);
-      Object[][] columns = new Object[positions.length][];
+      ColumnVector[] columns = new ColumnVector[positions.length];
       ColumnBatch.RowView view = new ColumnBatch.RowView();
       int[] live = null;
       while (iterator.hasNext()) {
         ColumnBatch batch = iterator.next();
         for (int i = 0; i < positions.length; i++) {
-          columns[i] = batch.columns[positions[i]];
+          columns[i] = batch.vectors[positions[i]];
         }
         if (deleted == null && evaluator == null && equality == null) {
           sink.batch(columns, null, batch.size);
@@ -258,17 +259,31 @@ final class TaskReader {
             live = new int[batch.size];
           }
           int count = 0;
-          for (int row = 0; row < batch.size; row++) {
-            if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
-              continue;
+          if (deleted == null && equality == null && compiled != null) {
+            // only the filter: compiled, a batch at a time
+            count = compiled.select(batch, null, batch.size, live, evaluator, view);
+          } else {
+            for (int row = 0; row < batch.size; row++) {
+              if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
+                continue;
+              }
+              if (equality != null && !equality.live(batch, row)) {
+                continue;
+              }
+              live[count++] = row;
             }
-            if (equality != null && !equality.live(batch, row)) {
-              continue;
+            if (compiled != null) {
+              count = compiled.select(batch, live, count, live, evaluator, view);
             }
-            if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
-              continue;
+          }
+          if (compiled == null && evaluator != null) {
+            int kept = 0;
+            for (int i = 0; i < count; i++) {
+              if (evaluator.eval(view.at(batch, live[i]))) {
+                live[kept++] = live[i];
+              }
             }
-            live[count++] = row;
+            count = kept;
           }
           sink.batch(columns, live, count);
         }
@@ -512,7 +527,7 @@ final class TaskReader {
     @Override
     public <T> T get(int pos, Class<T> javaClass) {
       int column = columns[pos];
-      return javaClass.cast(column < 0 ? batch.firstPosition + row : batch.columns[column][row]);
+      return javaClass.cast(column < 0 ? batch.firstPosition + row : batch.value(column, row));
     }
 
     @Override

@@ -4,41 +4,46 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * Writes records as Parquet data files of a table through Iceberg's registry-based generic writer,
- * with the table's properties (compression, row-group size, metrics) applied: one file per
- * partition, rolled at the table's target file size. Not thread-safe.
+ * Writes rows as Parquet data files of a table through Iceberg's registry-based file writers, with
+ * the table's properties (compression, row-group size, metrics) applied: one file per partition,
+ * rolled at the table's target file size. Assigned rows ({@link #forRows}) are written by Iceberg's
+ * internal value writer, generic records ({@link #forRecords}, rows read back from files) by its
+ * generic one; both make the same files. Not thread-safe.
+ *
+ * @param <T> the row class
  */
-final class DataFileWriters implements Closeable {
+final class DataFileWriters<T> implements Closeable {
   private final PartitionSpec spec;
   private final PartitionKey key;
-  private final InternalRecordWrapper wrapper;
-  private final FanoutDataWriter<Record> writer;
+  private final Function<T, StructLike> internal;
+  private final FanoutDataWriter<T> writer;
   private List<DataFile> files;
 
-  DataFileWriters(Table table, OutputFileFactory files) {
+  private DataFileWriters(
+      Table table,
+      OutputFileFactory files,
+      FileWriterFactory<T> factory,
+      Function<T, StructLike> internal) {
     this.spec = table.spec();
     this.key = new PartitionKey(spec, table.schema());
-    this.wrapper = new InternalRecordWrapper(table.schema().asStruct());
-    GenericFileWriterFactory factory =
-        new GenericFileWriterFactory.Builder(table)
-            .dataFileFormat(FileFormat.PARQUET)
-            .dataSchema(table.schema())
-            .dataSortOrder(table.sortOrder())
-            .build();
+    this.internal = internal;
     long targetSize =
         PropertyUtil.propertyAsLong(
             table.properties(),
@@ -47,13 +52,30 @@ final class DataFileWriters implements Closeable {
     this.writer = new FanoutDataWriter<>(factory, files, table.io(), targetSize);
   }
 
-  /** Writes one record into the file of its partition. */
-  void write(Record record) {
+  /** Writers of assigned rows, whose values are already in Iceberg's internal representation. */
+  static DataFileWriters<AssignedRow> forRows(Table table, OutputFileFactory files) {
+    return new DataFileWriters<>(table, files, new AssignedRowWriterFactory(table), row -> row);
+  }
+
+  /** Writers of Iceberg generic records of the table's schema. */
+  static DataFileWriters<Record> forRecords(Table table, OutputFileFactory files) {
+    GenericFileWriterFactory factory =
+        new GenericFileWriterFactory.Builder(table)
+            .dataFileFormat(FileFormat.PARQUET)
+            .dataSchema(table.schema())
+            .dataSortOrder(table.sortOrder())
+            .build();
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    return new DataFileWriters<>(table, files, factory, wrapper::wrap);
+  }
+
+  /** Writes one row into the file of its partition. */
+  void write(T row) {
     if (spec.isUnpartitioned()) {
-      writer.write(record, spec, null);
+      writer.write(row, spec, null);
     } else {
-      key.partition(wrapper.wrap(record));
-      writer.write(record, spec, key);
+      key.partition(internal.apply(row));
+      writer.write(row, spec, key);
     }
   }
 

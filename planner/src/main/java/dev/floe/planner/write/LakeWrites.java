@@ -84,8 +84,8 @@ public final class LakeWrites {
       TableChange.Builder change) {
     RowAssigner assigner = new RowAssigner(table.schema(), plan.inputTypes());
     long count = 0;
-    try (DataFileWriters writer =
-        new DataFileWriters(table, DataFileWriters.outputFiles(table, operationId))) {
+    try (DataFileWriters<AssignedRow> writer =
+        DataFileWriters.forRows(table, DataFileWriters.outputFiles(table, operationId))) {
       while (rows.hasNext()) {
         writer.write(assigner.assign(rows.next()));
         count++;
@@ -104,8 +104,8 @@ public final class LakeWrites {
   public static List<org.apache.iceberg.DataFile> writeRows(
       Table table, List<WritePlan.SourceType> types, Iterator<Object[]> rows, String operationId) {
     RowAssigner assigner = new RowAssigner(table.schema(), types);
-    try (DataFileWriters writer =
-        new DataFileWriters(table, DataFileWriters.outputFiles(table, operationId))) {
+    try (DataFileWriters<AssignedRow> writer =
+        DataFileWriters.forRows(table, DataFileWriters.outputFiles(table, operationId))) {
       while (rows.hasNext()) {
         writer.write(assigner.assign(rows.next()));
       }
@@ -119,8 +119,8 @@ public final class LakeWrites {
    */
   public static List<org.apache.iceberg.DataFile> writeRecords(
       Table table, Iterator<org.apache.iceberg.data.Record> records, String operationId) {
-    try (DataFileWriters writer =
-        new DataFileWriters(table, DataFileWriters.outputFiles(table, operationId))) {
+    try (DataFileWriters<org.apache.iceberg.data.Record> writer =
+        DataFileWriters.forRecords(table, DataFileWriters.outputFiles(table, operationId))) {
       while (records.hasNext()) {
         writer.write(records.next());
       }

@@ -74,19 +74,19 @@ final class RowLevelChange {
     Map<String, Positions> deleted = new TreeMap<>();
     List<org.apache.iceberg.DataFile> written = new ArrayList<>();
     long count = 0;
-    DataFileWriters newRows = null;
+    DataFileWriters<AssignedRow> newRows = null;
     try {
       RowAssigner assigner = null;
       if (merge) {
         assigner = new RowAssigner(schema, plan.inputTypes().subList(0, columns));
-        newRows = new DataFileWriters(table, outputFiles);
+        newRows = DataFileWriters.forRows(table, outputFiles);
       } else if (update) {
         List<WritePlan.SourceType> sources = new ArrayList<>(plan.inputTypes().subList(0, columns));
         for (int j = 0; j < plan.updateColumns().size(); j++) {
           sources.set(plan.updateColumns().get(j), plan.inputTypes().get(columns + j));
         }
         assigner = new RowAssigner(schema, sources);
-        newRows = new DataFileWriters(table, outputFiles);
+        newRows = DataFileWriters.forRows(table, outputFiles);
       }
       while (rows.hasNext()) {
         Object[] row = rows.next();
@@ -268,7 +268,7 @@ final class RowLevelChange {
         PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     int posIndex = indexOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
     int columns = schema.columns().size();
-    try (DataFileWriters writer = new DataFileWriters(table, outputFiles);
+    try (DataFileWriters<Record> writer = DataFileWriters.forRecords(table, outputFiles);
         CloseableIterable<Record> records =
             deletes.filter(
                 Parquet.read(table.io().newInputFile(task.file().location()))

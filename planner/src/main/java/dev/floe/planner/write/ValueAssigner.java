@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,24 +21,28 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.DateTimeUtil;
 
 /**
- * SQL assignment of one value to one Iceberg field: converts from Calcite's runtime form to the
- * form Iceberg's generic writers take, and refuses what does not fit with the SQLState standard SQL
- * gives it (22003 out of range, 22001 too long, 22018 bad text, 23502 NULL in a required column).
- * Thread-safe.
+ * SQL assignment of one value to one Iceberg field: converts from Calcite's runtime form or a JDBC
+ * parameter's Java object to the form Iceberg's generic writers take ({@link #assign}) or to
+ * Iceberg's internal representation, the form data files are written from ({@link
+ * #assignInternal}), and refuses what does not fit with the SQLState standard SQL gives it (22003
+ * out of range, 22001 too long, 22018 bad text, 23502 NULL in a required column). Thread-safe.
  */
 final class ValueAssigner {
   private final String column;
   private final Types.NestedField field;
   private final WritePlan.SourceType source;
   private final List<ValueAssigner> children;
+  private final Type.TypeID typeId;
 
   ValueAssigner(String column, Types.NestedField field, WritePlan.SourceType source) {
     this.column = column;
     this.field = field;
     this.source = source;
     this.children = new ArrayList<>();
+    this.typeId = field.type().typeId();
     if (field.type().isStructType()) {
       for (Types.NestedField child : field.type().asStructType().fields()) {
         children.add(new ValueAssigner(column + "." + child.name(), child, null));
@@ -68,6 +73,143 @@ final class ValueAssigner {
       return convert(field.type(), value, null);
     }
     return convert(field.type(), value, source);
+  }
+
+  /**
+   * Converts a value for this field into Iceberg's internal representation (see {@link
+   * AssignedRow}): the value {@link #assign} gives, in the form Iceberg's internal writers take.
+   */
+  Object assignInternal(Object value) {
+    Object same = value == null ? null : unchanged(value);
+    return same != null ? same : internal(field.type(), assign(value));
+  }
+
+  /**
+   * The internal value of the values whose assignment cannot fail and is a change of form only,
+   * whatever their source (a JDBC parameter, Calcite's runtime form): a number, text or boolean of
+   * exactly the column's type, a {@code java.time} or {@code java.sql} date or timestamp into a
+   * DATE or TIMESTAMP column, the day number Calcite holds a DATE in (a JDBC {@code Integer} is
+   * never a date), a DECIMAL of the column's scale that fits its precision; null for every other
+   * value, which {@link #assign} converts. The same result as {@link #assign} followed by {@link
+   * #internal}, without the checks and objects in between (batches assign millions).
+   */
+  private Object unchanged(Object value) {
+    Class<?> type = value.getClass();
+    switch (typeId) {
+      case LONG:
+        if (type == Long.class) {
+          return value;
+        }
+        return type == Integer.class ? Long.valueOf((Integer) value) : null;
+      case INTEGER:
+        return type == Integer.class ? value : null;
+      case DOUBLE:
+        return type == Double.class ? value : null;
+      case FLOAT:
+        return type == Float.class ? value : null;
+      case BOOLEAN:
+        return type == Boolean.class ? value : null;
+      case STRING:
+        return type == String.class ? value : null;
+      case DECIMAL:
+        {
+          if (type != BigDecimal.class) {
+            return null;
+          }
+          Types.DecimalType decimal = (Types.DecimalType) field.type();
+          BigDecimal d = (BigDecimal) value;
+          return d.scale() == decimal.scale() && d.precision() <= decimal.precision() ? d : null;
+        }
+      case DATE:
+        if (type == LocalDate.class) {
+          return (int) ((LocalDate) value).toEpochDay();
+        }
+        if (type == java.sql.Date.class) {
+          return (int) ((java.sql.Date) value).toLocalDate().toEpochDay();
+        }
+        // Calcite's runtime holds a DATE as its day number (a JDBC Integer is never a date).
+        return type == Integer.class && source != WritePlan.SourceType.JDBC ? value : null;
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        {
+          LocalDateTime time =
+              type == LocalDateTime.class
+                  ? (LocalDateTime) value
+                  : type == java.sql.Timestamp.class
+                      ? ((java.sql.Timestamp) value).toLocalDateTime()
+                      : null;
+          if (time == null) {
+            return null;
+          }
+          long seconds = time.toEpochSecond(ZoneOffset.UTC);
+          // TIMESTAMP keeps microseconds (finer digits are cut, as assign does); v3's
+          // TIMESTAMP_NANO
+          // keeps nanoseconds. A value outside the long range fails as Iceberg's writers fail.
+          return typeId == Type.TypeID.TIMESTAMP
+              ? Math.addExact(Math.multiplyExact(seconds, 1_000_000L), time.getNano() / 1000)
+              : Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), time.getNano());
+        }
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A value in the form {@link #assign} gives it, in Iceberg's internal representation: days,
+   * microseconds or nanoseconds for dates, times and timestamps, a buffer for a fixed-length value,
+   * an {@link AssignedRow} for a struct, recursively through lists and maps.
+   */
+  static Object internal(Type type, Object value) {
+    if (value == null) {
+      return null;
+    }
+    switch (type.typeId()) {
+      case DATE:
+        return DateTimeUtil.daysFromDate((LocalDate) value);
+      case TIME:
+        return DateTimeUtil.microsFromTime((LocalTime) value);
+      case TIMESTAMP:
+        return value instanceof OffsetDateTime
+            ? DateTimeUtil.microsFromTimestamptz((OffsetDateTime) value)
+            : DateTimeUtil.microsFromTimestamp((LocalDateTime) value);
+      case TIMESTAMP_NANO:
+        return value instanceof OffsetDateTime
+            ? DateTimeUtil.nanosFromTimestamptz((OffsetDateTime) value)
+            : DateTimeUtil.nanosFromTimestamp((LocalDateTime) value);
+      case FIXED:
+        return ByteBuffer.wrap((byte[]) value);
+      case STRUCT:
+        {
+          Record record = (Record) value;
+          List<Types.NestedField> fields = type.asStructType().fields();
+          AssignedRow row = new AssignedRow(fields.size());
+          for (int i = 0; i < fields.size(); i++) {
+            row.set(i, internal(fields.get(i).type(), record.get(i)));
+          }
+          return row;
+        }
+      case LIST:
+        {
+          Type element = type.asListType().elementType();
+          List<Object> result = new ArrayList<>();
+          for (Object item : (List<?>) value) {
+            result.add(internal(element, item));
+          }
+          return result;
+        }
+      case MAP:
+        {
+          Types.MapType map = type.asMapType();
+          Map<Object, Object> result = new LinkedHashMap<>();
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+            result.put(
+                internal(map.keyType(), e.getKey()), internal(map.valueType(), e.getValue()));
+          }
+          return result;
+        }
+      default:
+        return value;
+    }
   }
 
   /** The SQL type name of an Iceberg type, for {@link Assignability}; null for other types. */

@@ -143,6 +143,8 @@ class BatchReaderTest {
     List<List<Object>> rowByRow = read(table, tasks, columns, false);
     assertThat(batched).hasSize(expected.size()).isEqualTo(expected);
     assertThat(rowByRow).isEqualTo(expected);
+    // The aggregating scans' path: primitive vectors, the residual compiled where it can be.
+    assertThat(readVectors(table, tasks, columns)).isEqualTo(expected);
     // Reading only the key: the columns the equality deletes compare are decoded all the same.
     assertThat(read(table, tasks, List.of(0), true))
         .isEqualTo(expected.stream().map(row -> row.subList(0, 1)).toList());
@@ -228,6 +230,37 @@ class BatchReaderTest {
               .isFalse();
         }
       }
+    }
+    return rows;
+  }
+
+  /** The live rows of the tasks as an aggregating scan sees them: column vectors. */
+  private static List<List<Object>> readVectors(
+      Table table, List<FileScanTask> tasks, List<Integer> columns) throws IOException {
+    TaskReader reader =
+        new TaskReader(table.io(), table.schema(), columns, false, new StatementDeleteCache());
+    List<List<Object>> rows = new ArrayList<>();
+    TaskReader.RowSink sink =
+        new TaskReader.RowSink() {
+          @Override
+          public void batch(ColumnVector[] vectors, int[] selected, int count) {
+            for (int i = 0; i < count; i++) {
+              int row = selected == null ? i : selected[i];
+              List<Object> values = new ArrayList<>();
+              for (ColumnVector vector : vectors) {
+                values.add(vector.get(row));
+              }
+              rows.add(values);
+            }
+          }
+
+          @Override
+          public void row(Object[] row) {
+            throw new AssertionError("the file was read row by row");
+          }
+        };
+    for (FileScanTask task : tasks) {
+      reader.read(task, sink, () -> {});
     }
     return rows;
   }

@@ -1,0 +1,162 @@
+package dev.floe.planner.scan;
+
+import org.apache.iceberg.types.Type;
+
+/**
+ * One column of a batch decoded into a primitive array where its type allows (no object per value):
+ * BOOLEAN in {@link #booleans}, INTEGER and DATE in {@link #ints}, BIGINT, TIME and TIMESTAMP in
+ * {@link #longs}, REAL in {@link #floats}, DOUBLE in {@link #doubles}, strings in {@link #objects}.
+ * Row {@code r} is NULL when {@link #anyNull} and {@code nulls[r]}; the primitive slot of a NULL
+ * holds no meaningful value. {@link #get} gives a value in the form Calcite's runtime holds.
+ */
+final class ColumnVector {
+  /** Which array holds the values. */
+  enum Kind {
+    BOOLEAN,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE,
+    OBJECT
+  }
+
+  final Kind kind;
+  boolean[] booleans;
+  int[] ints;
+  long[] longs;
+  float[] floats;
+  double[] doubles;
+  Object[] objects;
+  boolean[] nulls;
+  boolean anyNull;
+
+  ColumnVector(Kind kind) {
+    this.kind = kind;
+  }
+
+  /** The kind of vector that holds values of an Iceberg type. */
+  static Kind kindOf(Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return Kind.BOOLEAN;
+      case INTEGER:
+      case DATE:
+        return Kind.INT;
+      case LONG:
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_NANO:
+        return Kind.LONG;
+      case FLOAT:
+        return Kind.FLOAT;
+      case DOUBLE:
+        return Kind.DOUBLE;
+      default:
+        return Kind.OBJECT;
+    }
+  }
+
+  /** Makes room for {@code rows} rows; the values are then written by the decoder. */
+  void reset(int rows) {
+    if (nulls == null || nulls.length < rows) {
+      nulls = new boolean[rows];
+    } else if (anyNull) {
+      java.util.Arrays.fill(nulls, false);
+    }
+    anyNull = false;
+    switch (kind) {
+      case BOOLEAN:
+        if (booleans == null || booleans.length < rows) {
+          booleans = new boolean[rows];
+        }
+        break;
+      case INT:
+        if (ints == null || ints.length < rows) {
+          ints = new int[rows];
+        }
+        break;
+      case LONG:
+        if (longs == null || longs.length < rows) {
+          longs = new long[rows];
+        }
+        break;
+      case FLOAT:
+        if (floats == null || floats.length < rows) {
+          floats = new float[rows];
+        }
+        break;
+      case DOUBLE:
+        if (doubles == null || doubles.length < rows) {
+          doubles = new double[rows];
+        }
+        break;
+      default:
+        if (objects == null || objects.length < rows) {
+          objects = new Object[rows];
+        }
+        break;
+    }
+  }
+
+  /** Whether row {@code row} is NULL. */
+  boolean isNull(int row) {
+    return anyNull && nulls[row];
+  }
+
+  /** Row {@code row}'s value as Calcite's runtime holds it (boxed), or null. */
+  Object get(int row) {
+    if (anyNull && nulls[row]) {
+      return null;
+    }
+    switch (kind) {
+      case BOOLEAN:
+        return booleans[row];
+      case INT:
+        return ints[row];
+      case LONG:
+        return longs[row];
+      case FLOAT:
+        return floats[row];
+      case DOUBLE:
+        return doubles[row];
+      default:
+        return objects[row];
+    }
+  }
+
+  /** Marks row {@code row} NULL. */
+  void setNull(int row) {
+    nulls[row] = true;
+    anyNull = true;
+  }
+
+  /**
+   * Sets row {@code row} (not NULL so far) to {@code value}: null or of this vector's Java type.
+   */
+  void set(int row, Object value) {
+    if (value == null) {
+      setNull(row);
+      return;
+    }
+    switch (kind) {
+      case BOOLEAN:
+        booleans[row] = (Boolean) value;
+        break;
+      case INT:
+        ints[row] = (Integer) value;
+        break;
+      case LONG:
+        longs[row] = (Long) value;
+        break;
+      case FLOAT:
+        floats[row] = (Float) value;
+        break;
+      case DOUBLE:
+        doubles[row] = (Double) value;
+        break;
+      default:
+        objects[row] = value;
+        break;
+    }
+  }
+}

@@ -1,0 +1,304 @@
+package dev.floe.planner.scan;
+
+import java.util.List;
+import org.apache.iceberg.expressions.And;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.BoundPredicate;
+import org.apache.iceberg.expressions.BoundReference;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Not;
+import org.apache.iceberg.expressions.Or;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A residual filter tested on primitive column vectors without boxing a value, giving exactly what
+ * Iceberg's {@link Evaluator} gives on the same row: comparisons of BOOLEAN-free numeric, DATE,
+ * TIME and TIMESTAMP columns with a literal ({@code <, <=, >, >=, =, <>}, compared as the literal's
+ * comparator compares: natural order, {@code Double.compare} for floating point), {@code IS NULL},
+ * {@code IS NOT NULL}, {@code AND}, {@code OR}, {@code NOT}. A row where a column the filter reads
+ * is NULL goes to the {@link Evaluator} itself, so NULL semantics are Iceberg's by construction.
+ * Other filters are not compiled ({@link #compile} gives null) and every row is evaluated.
+ */
+final class VectorFilter {
+  private final Node root;
+  private final int[] columns;
+
+  /**
+   * When the filter is a conjunction of comparisons ({@code <, <=, >, >=, =}) of one INT or LONG
+   * column with literals: that column, and the closed range {@code [low, high]} it must fall in;
+   * else -1.
+   */
+  private int rangeColumn = -1;
+
+  private long low = Long.MIN_VALUE;
+  private long high = Long.MAX_VALUE;
+
+  private VectorFilter(Node root, int[] columns) {
+    this.root = root;
+    this.columns = columns;
+  }
+
+  /** The compiled form of {@code residual} over a batch of {@code schema}'s columns, or null. */
+  static VectorFilter compile(Expression residual, Types.StructType schema) {
+    Expression bound = Binder.bind(schema, residual, true);
+    java.util.Set<Integer> used = new java.util.TreeSet<>();
+    Node root = node(bound, schema.fields(), used);
+    if (root == null) {
+      return null;
+    }
+    VectorFilter filter =
+        new VectorFilter(root, used.stream().mapToInt(Integer::intValue).toArray());
+    if (filter.columns.length == 1 && filter.range(bound, schema.fields())) {
+      filter.rangeColumn = filter.columns[0];
+    }
+    return filter;
+  }
+
+  /** Narrows {@code [low, high]} by a conjunction of comparisons; false if not one. */
+  private boolean range(Expression e, List<Types.NestedField> fields) {
+    if (e.op() == Expression.Operation.AND) {
+      return range(((And) e).left(), fields) && range(((And) e).right(), fields);
+    }
+    if (!(e instanceof BoundPredicate<?> predicate) || !predicate.isLiteralPredicate()) {
+      return false;
+    }
+    ColumnVector.Kind kind = ColumnVector.kindOf(fields.get(columns[0]).type());
+    Object value = predicate.asLiteralPredicate().literal().value();
+    long x;
+    if (kind == ColumnVector.Kind.INT && value instanceof Integer i) {
+      x = i;
+    } else if (kind == ColumnVector.Kind.LONG && value instanceof Long l) {
+      x = l;
+    } else {
+      return false;
+    }
+    switch (predicate.op()) {
+      case LT:
+        if (x == Long.MIN_VALUE) {
+          return false;
+        }
+        high = Math.min(high, x - 1);
+        return true;
+      case LT_EQ:
+        high = Math.min(high, x);
+        return true;
+      case GT:
+        if (x == Long.MAX_VALUE) {
+          return false;
+        }
+        low = Math.max(low, x + 1);
+        return true;
+      case GT_EQ:
+        low = Math.max(low, x);
+        return true;
+      case EQ:
+        low = Math.max(low, x);
+        high = Math.min(high, x);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Keeps, of the rows {@code rows[0..count)} of {@code batch} (rows {@code 0..count)} when {@code
+   * rows} is null), those that pass, writing them to {@code live} in order; returns how many.
+   * {@code live} may be {@code rows}.
+   */
+  int select(
+      ColumnBatch batch,
+      int[] rows,
+      int count,
+      int[] live,
+      Evaluator evaluator,
+      ColumnBatch.RowView view) {
+    int kept = 0;
+    if (rangeColumn >= 0 && !batch.vectors[rangeColumn].anyNull) {
+      ColumnVector column = batch.vectors[rangeColumn];
+      long lo = low;
+      long hi = high;
+      if (column.kind == ColumnVector.Kind.LONG) {
+        long[] values = column.longs;
+        for (int i = 0; i < count; i++) {
+          int row = rows == null ? i : rows[i];
+          long x = values[row];
+          if (x >= lo && x <= hi) {
+            live[kept++] = row;
+          }
+        }
+      } else {
+        int[] values = column.ints;
+        for (int i = 0; i < count; i++) {
+          int row = rows == null ? i : rows[i];
+          long x = values[row];
+          if (x >= lo && x <= hi) {
+            live[kept++] = row;
+          }
+        }
+      }
+      return kept;
+    }
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      if (test(batch, row, evaluator, view)) {
+        live[kept++] = row;
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Whether row {@code row} passes; rows with a NULL in a column the filter reads are evaluated by
+   * {@code evaluator} over {@code view}.
+   */
+  boolean test(ColumnBatch batch, int row, Evaluator evaluator, ColumnBatch.RowView view) {
+    ColumnVector[] vectors = batch.vectors;
+    for (int column : columns) {
+      if (vectors[column].isNull(row)) {
+        return evaluator.eval(view.at(batch, row));
+      }
+    }
+    return root.test(vectors, row);
+  }
+
+  /** A compiled part of the filter, tested on a row none of whose read columns is NULL. */
+  private interface Node {
+    boolean test(ColumnVector[] vectors, int row);
+  }
+
+  private static Node node(
+      Expression e, List<Types.NestedField> fields, java.util.Set<Integer> used) {
+    switch (e.op()) {
+      case TRUE:
+        return (v, r) -> true;
+      case FALSE:
+        return (v, r) -> false;
+      case AND:
+        {
+          Node left = node(((And) e).left(), fields, used);
+          Node right = node(((And) e).right(), fields, used);
+          return left == null || right == null
+              ? null
+              : (v, r) -> left.test(v, r) && right.test(v, r);
+        }
+      case OR:
+        {
+          Node left = node(((Or) e).left(), fields, used);
+          Node right = node(((Or) e).right(), fields, used);
+          return left == null || right == null
+              ? null
+              : (v, r) -> left.test(v, r) || right.test(v, r);
+        }
+      case NOT:
+        {
+          Node child = node(((Not) e).child(), fields, used);
+          return child == null ? null : (v, r) -> !child.test(v, r);
+        }
+      default:
+        break;
+    }
+    if (!(e instanceof BoundPredicate<?> predicate)
+        || !(predicate.term() instanceof BoundReference<?> ref)) {
+      return null;
+    }
+    int column = -1;
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).fieldId() == ref.fieldId()) {
+        column = i;
+      }
+    }
+    if (column < 0) {
+      return null;
+    }
+    int c = column;
+    ColumnVector.Kind kind = ColumnVector.kindOf(fields.get(c).type());
+    if (predicate.isUnaryPredicate()) {
+      switch (predicate.op()) {
+        case IS_NULL:
+          // reached only for rows where the column is not NULL (see test)
+          used.add(c);
+          return (v, r) -> false;
+        case NOT_NULL:
+          used.add(c);
+          return (v, r) -> true;
+        default:
+          return null;
+      }
+    }
+    if (!predicate.isLiteralPredicate()) {
+      return null;
+    }
+    Object literal = predicate.asLiteralPredicate().literal().value();
+    Expression.Operation op = predicate.op();
+    Node compare;
+    switch (kind) {
+      case INT:
+        {
+          if (!(literal instanceof Integer)) {
+            return null;
+          }
+          int x = (Integer) literal;
+          compare = comparison(op, (v, r) -> Integer.compare(v[c].ints[r], x));
+          break;
+        }
+      case LONG:
+        {
+          if (!(literal instanceof Long)) {
+            return null;
+          }
+          long x = (Long) literal;
+          compare = comparison(op, (v, r) -> Long.compare(v[c].longs[r], x));
+          break;
+        }
+      case FLOAT:
+        {
+          if (!(literal instanceof Float)) {
+            return null;
+          }
+          float x = (Float) literal;
+          compare = comparison(op, (v, r) -> Float.compare(v[c].floats[r], x));
+          break;
+        }
+      case DOUBLE:
+        {
+          if (!(literal instanceof Double)) {
+            return null;
+          }
+          double x = (Double) literal;
+          compare = comparison(op, (v, r) -> Double.compare(v[c].doubles[r], x));
+          break;
+        }
+      default:
+        return null;
+    }
+    if (compare != null) {
+      used.add(c);
+    }
+    return compare;
+  }
+
+  /** The sign of a value compared with a literal. */
+  private interface Comparison {
+    int compare(ColumnVector[] vectors, int row);
+  }
+
+  private static Node comparison(Expression.Operation op, Comparison cmp) {
+    switch (op) {
+      case LT:
+        return (v, r) -> cmp.compare(v, r) < 0;
+      case LT_EQ:
+        return (v, r) -> cmp.compare(v, r) <= 0;
+      case GT:
+        return (v, r) -> cmp.compare(v, r) > 0;
+      case GT_EQ:
+        return (v, r) -> cmp.compare(v, r) >= 0;
+      case EQ:
+        return (v, r) -> cmp.compare(v, r) == 0;
+      case NOT_EQ:
+        return (v, r) -> cmp.compare(v, r) != 0;
+      default:
+        return null;
+    }
+  }
+}
