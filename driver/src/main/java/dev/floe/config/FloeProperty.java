@@ -79,6 +79,14 @@ public enum FloeProperty {
       "false: read_parquet and read_csv refuse every path outside the lake root (42602), as"
           + " DuckDB's enable_external_access=false; for a lake shared through a service. Writing"
           + " is always confined to the lake."),
+  /** Whether a plain scan's result is read from the scan's column batches. */
+  COLUMNAR_RESULTS(
+      "columnarResults",
+      "true",
+      false,
+      "true: the result of a query that is a plain scan of a table (columns, pushed filters,"
+          + " LIMIT) is read by the getters straight from the scan's column batches; false: every"
+          + " result goes through Calcite's row cursor (the same answers, slower)."),
   /** The shortest retention snapshot expiry and orphan removal accept. */
   MAINTENANCE_MIN_RETENTION(
       "maintenance.min-retention",

@@ -47,6 +47,7 @@ public final class FloeConnection extends ForwardingConnection {
   private final FloeSession session;
   private final LakeLocation location;
   private final Properties properties;
+  private final boolean columnarResults;
   private final CommandContext commands;
   private final Ddl ddl;
   private final Etl etl;
@@ -75,6 +76,7 @@ public final class FloeConnection extends ForwardingConnection {
     this.session = session;
     this.location = location;
     this.properties = properties;
+    this.columnarResults = dev.floe.config.FloeProperty.COLUMNAR_RESULTS.isTrue(properties);
     this.commands = new Commands();
     this.ddl = new Ddl(commands);
     this.etl = new Etl(commands);
@@ -133,6 +135,11 @@ public final class FloeConnection extends ForwardingConnection {
 
   Properties properties() {
     return properties;
+  }
+
+  /** Whether a plain scan's result is read from its column batches ({@code columnarResults}). */
+  boolean columnarResults() {
+    return columnarResults;
   }
 
   void checkOpen() throws SQLException {

@@ -4,6 +4,7 @@ import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
+import dev.floe.planner.scan.ColumnarScan;
 import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;
@@ -66,6 +67,19 @@ final class FloeResultSet extends ForwardingResultSet {
   private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
   private final Cursor.Accessor[] accessors;
 
+  /**
+   * The scan whose column batches this result set reads, when its query is a plain scan; null: rows
+   * come through Calcite's cursor.
+   */
+  private final ColumnarScan columnar;
+
+  private final ChunkCursor chunkCursor;
+  private final long maxRows;
+  private int chunkRow;
+  private int chunkRows;
+  private long rowNumber;
+  private boolean afterLast;
+
   /** For a ROW, ARRAY or MAP column holding times or timestamps: its type, to build it exactly. */
   private final org.apache.calcite.rel.type.RelDataType[] nestedTypes;
 
@@ -77,6 +91,16 @@ final class FloeResultSet extends ForwardingResultSet {
   private FloeResultSetMetaData metaData;
 
   FloeResultSet(FloeStatement statement, ResultSet calcite) throws SQLException {
+    this(statement, calcite, null, 0);
+  }
+
+  /**
+   * A result set reading {@code columnar}'s column batches when it is not null (and Avatica's
+   * column descriptions can be read), at most {@code maxRows} rows (0: all); otherwise Calcite's
+   * rows.
+   */
+  FloeResultSet(FloeStatement statement, ResultSet calcite, ColumnarScan columnar, long maxRows)
+      throws SQLException {
     super(calcite);
     this.statement = statement;
     this.calcite = calcite;
@@ -108,7 +132,33 @@ final class FloeResultSet extends ForwardingResultSet {
         kinds[i] = Kind.OTHER;
       }
     }
-    this.accessors = RowAccessors.of(calcite, n);
+    java.util.List<org.apache.calcite.avatica.ColumnMetaData> columns =
+        columnar == null ? null : RowAccessors.columns(calcite);
+    if (columnar != null) {
+      if (columns == null
+          || columns.size() != n
+          || !(calcite instanceof org.apache.calcite.avatica.AvaticaResultSet)) {
+        // Calcite's cursor was told not to read this scan: there is no other way to its rows.
+        calcite.close();
+        throw SqlErrors.of(FloeError.INTERNAL, "the columns of a scan's result cannot be read");
+      }
+      org.apache.calcite.avatica.AvaticaResultSet avatica =
+          (org.apache.calcite.avatica.AvaticaResultSet) calcite;
+      // Avatica's own accessors, over the scan's column batches instead of Calcite's rows.
+      this.chunkCursor = new ChunkCursor();
+      this.columnar = columnar;
+      java.util.List<Cursor.Accessor> list =
+          chunkCursor.createAccessors(columns, avatica.getLocalCalendar(), avatica);
+      this.accessors = new Cursor.Accessor[n + 1];
+      for (int i = 0; i < n; i++) {
+        accessors[i + 1] = list.get(i);
+      }
+    } else {
+      this.chunkCursor = null;
+      this.columnar = null;
+      this.accessors = RowAccessors.of(calcite, n);
+    }
+    this.maxRows = maxRows;
     this.nestedTypes = new org.apache.calcite.rel.type.RelDataType[n + 1];
     org.apache.calcite.rel.type.RelDataType rowType = RowAccessors.rowType(calcite);
     for (int i = 1; i <= n; i++) {
@@ -331,7 +381,15 @@ final class FloeResultSet extends ForwardingResultSet {
       throw SqlErrors.create(
           FloeError.INVALID_CAST.sqlState(), "Cannot read column " + column + " as an array", null);
     }
-    return super.getArray(column);
+    if (columnar == null) {
+      return super.getArray(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getArray();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   /** {@inheritDoc} */
@@ -344,21 +402,65 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public boolean next() throws SQLException {
     checkOpen();
+    if (columnar != null) {
+      return nextInChunk();
+    }
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
     } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
-      SQLException failure = SqlErrors.toSql(e);
-      if (FloeError.CANCELLED.sqlState().equals(failure.getSQLState())) {
-        // A cancelled or timed-out scan stops here: close it now, so its workers end and its
-        // files are closed without waiting for the caller to close the result set.
-        try {
-          close();
-        } catch (SQLException suppressed) {
-          failure.addSuppressed(suppressed);
-        }
-      }
-      throw failure;
+      throw failed(e);
     }
+  }
+
+  /** The next row of the scan's column batches: a new batch only once this one is read. */
+  private boolean nextInChunk() throws SQLException {
+    try {
+      columnar.checkCancelled();
+      if (maxRows > 0 && rowNumber >= maxRows) {
+        return end();
+      }
+      if (++chunkRow >= chunkRows) {
+        if (afterLast) {
+          return false;
+        }
+        try (ContextLoader ignored = ContextLoader.enter()) {
+          if (!columnar.nextChunk()) {
+            return end();
+          }
+        }
+        chunkRow = 0;
+        chunkRows = columnar.count();
+        chunkCursor.at(columnar.columns(), columnar.row(0));
+      } else {
+        chunkCursor.at(columnar.row(chunkRow));
+      }
+      rowNumber++;
+      return true;
+    } catch (RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+      throw failed(e);
+    }
+  }
+
+  private boolean end() {
+    afterLast = true;
+    chunkRow = 0;
+    chunkRows = 0;
+    return false;
+  }
+
+  /** The failure of moving to the next row; a cancelled scan is closed at once. */
+  private SQLException failed(Throwable e) {
+    SQLException failure = SqlErrors.toSql(e);
+    if (FloeError.CANCELLED.sqlState().equals(failure.getSQLState())) {
+      // A cancelled or timed-out scan stops here: close it now, so its workers end and its
+      // files are closed without waiting for the caller to close the result set.
+      try {
+        close();
+      } catch (SQLException suppressed) {
+        failure.addSuppressed(suppressed);
+      }
+    }
+    return failure;
   }
 
   private void checkOpen() throws SQLException {
@@ -418,7 +520,7 @@ final class FloeResultSet extends ForwardingResultSet {
     if (lastWasNull()) {
       return null;
     }
-    return TemporalValues.toLocalDateTime(raw, precisions[column]);
+    return temporals.localDateTime(raw, precisions[column]);
   }
 
   private Instant instant(int column) throws SQLException {
@@ -431,7 +533,7 @@ final class FloeResultSet extends ForwardingResultSet {
       case DATE:
         {
           int days = intAt(column);
-          return lastWasNull() ? null : LocalDate.ofEpochDay(days);
+          return lastWasNull() ? null : temporals.localDate(days);
         }
       case TIMESTAMP:
         {
@@ -699,7 +801,14 @@ final class FloeResultSet extends ForwardingResultSet {
       value = getString(column);
     } else if (type == UUID.class) {
       Object raw = objectAt(column);
-      value = raw == null || raw instanceof UUID ? raw : UUID.fromString(raw.toString());
+      try {
+        value = raw == null || raw instanceof UUID ? raw : UUID.fromString(raw.toString());
+      } catch (IllegalArgumentException e) {
+        throw SqlErrors.of(
+            FloeError.INVALID_CAST,
+            "column " + column + " of " + raw.getClass().getName(),
+            "it is no " + UUID.class.getName());
+      }
     } else if (type == Integer.class) {
       int v = getInt(column);
       value = lastWasNull() ? null : v;
@@ -795,6 +904,384 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public <T> T getObject(String label, Class<T> type) throws SQLException {
     return getObject(findColumn(label), type);
+  }
+
+  // ---- the other getters: Avatica's accessors, over batches or Calcite's rows ---------------
+
+  /** {@inheritDoc} */
+  @Override
+  @SuppressWarnings("deprecation")
+  public BigDecimal getBigDecimal(int column, int scale) throws SQLException {
+    if (columnar == null) {
+      return super.getBigDecimal(column, scale);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getBigDecimal(scale);
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.InputStream getAsciiStream(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getAsciiStream(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getAsciiStream();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  @SuppressWarnings("deprecation")
+  public java.io.InputStream getUnicodeStream(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getUnicodeStream(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getUnicodeStream();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.InputStream getBinaryStream(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getBinaryStream(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getBinaryStream();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.Reader getCharacterStream(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getCharacterStream(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getCharacterStream();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public Object getObject(int column, java.util.Map<String, Class<?>> map) throws SQLException {
+    if (columnar == null) {
+      return super.getObject(column, map);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getObject(map);
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Ref getRef(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getRef(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getRef();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Blob getBlob(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getBlob(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getBlob();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Clob getClob(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getClob(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getClob();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.net.URL getURL(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getURL(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getURL();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.NClob getNClob(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getNClob(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getNClob();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.SQLXML getSQLXML(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getSQLXML(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getSQLXML();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getNString(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getNString(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getNString();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.Reader getNCharacterStream(int column) throws SQLException {
+    if (columnar == null) {
+      return super.getNCharacterStream(column);
+    }
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getNCharacterStream();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
+  }
+
+  // ---- by column label: through the getters by index, so both ways read the same row ------
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean getBoolean(String label) throws SQLException {
+    return getBoolean(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public byte getByte(String label) throws SQLException {
+    return getByte(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public short getShort(String label) throws SQLException {
+    return getShort(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public int getInt(String label) throws SQLException {
+    return getInt(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public long getLong(String label) throws SQLException {
+    return getLong(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public float getFloat(String label) throws SQLException {
+    return getFloat(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public double getDouble(String label) throws SQLException {
+    return getDouble(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  @SuppressWarnings("deprecation")
+  public BigDecimal getBigDecimal(String label, int scale) throws SQLException {
+    return getBigDecimal(findColumn(label), scale);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public byte[] getBytes(String label) throws SQLException {
+    return getBytes(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.InputStream getAsciiStream(String label) throws SQLException {
+    return getAsciiStream(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  @SuppressWarnings("deprecation")
+  public java.io.InputStream getUnicodeStream(String label) throws SQLException {
+    return getUnicodeStream(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.InputStream getBinaryStream(String label) throws SQLException {
+    return getBinaryStream(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.Reader getCharacterStream(String label) throws SQLException {
+    return getCharacterStream(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public BigDecimal getBigDecimal(String label) throws SQLException {
+    return getBigDecimal(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public Object getObject(String label, java.util.Map<String, Class<?>> map) throws SQLException {
+    return getObject(findColumn(label), map);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Ref getRef(String label) throws SQLException {
+    return getRef(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Blob getBlob(String label) throws SQLException {
+    return getBlob(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.Clob getClob(String label) throws SQLException {
+    return getClob(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.net.URL getURL(String label) throws SQLException {
+    return getURL(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.RowId getRowId(String label) throws SQLException {
+    return getRowId(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.NClob getNClob(String label) throws SQLException {
+    return getNClob(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.sql.SQLXML getSQLXML(String label) throws SQLException {
+    return getSQLXML(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public String getNString(String label) throws SQLException {
+    return getNString(findColumn(label));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public java.io.Reader getNCharacterStream(String label) throws SQLException {
+    return getNCharacterStream(findColumn(label));
+  }
+
+  // ---- the position, kept here when the rows come from the scan's batches -----------------
+
+  /** {@inheritDoc} */
+  @Override
+  public int getRow() throws SQLException {
+    checkOpen();
+    return columnar == null ? super.getRow() : afterLast ? 0 : (int) rowNumber;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean isBeforeFirst() throws SQLException {
+    checkOpen();
+    return columnar == null ? super.isBeforeFirst() : rowNumber == 0;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean isAfterLast() throws SQLException {
+    checkOpen();
+    return columnar == null ? super.isAfterLast() : afterLast;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public boolean isFirst() throws SQLException {
+    checkOpen();
+    return columnar == null ? super.isFirst() : !afterLast && rowNumber == 1;
   }
 
   /** Calcite's result set behind this one. */

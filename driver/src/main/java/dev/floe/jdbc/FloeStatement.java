@@ -11,6 +11,7 @@ import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
+import dev.floe.planner.scan.ColumnarScan;
 import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
@@ -174,9 +175,14 @@ class FloeStatement extends ForwardingStatement {
     boolean succeeded = false;
     try {
       session.beginStatement();
+      if (connection.columnarResults() && RowAccessors.readsColumns()) {
+        ColumnarScan.expect(); // a plain scan's result is read from its column batches
+      }
       boolean isQuery = execution.run();
       if (isQuery) {
-        current = new FloeResultSet(this, calcite.getResultSet());
+        current =
+            new FloeResultSet(
+                this, calcite.getResultSet(), ColumnarScan.claim(), calcite.getMaxRows());
         updateCount = -1;
       } else {
         updateCount = calcite.getLargeUpdateCount();
@@ -186,6 +192,7 @@ class FloeStatement extends ForwardingStatement {
     } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
       throw SqlErrors.toSql(e);
     } finally {
+      ColumnarScan.forget();
       if (current == null) {
         try {
           session.endStatement(succeeded);

@@ -69,6 +69,24 @@ final class RowAccessors {
     }
   }
 
+  /** Whether {@link #columns} can read the columns Calcite prepared for a result set. */
+  static boolean readsColumns() {
+    return SIGNATURE != null;
+  }
+
+  /** The columns Calcite prepared for a result set, or null where they cannot be read. */
+  static java.util.@Nullable List<org.apache.calcite.avatica.ColumnMetaData> columns(
+      ResultSet resultSet) {
+    try {
+      Object signature = SIGNATURE == null ? null : SIGNATURE.get(resultSet);
+      return signature instanceof org.apache.calcite.avatica.Meta.Signature
+          ? ((org.apache.calcite.avatica.Meta.Signature) signature).columns
+          : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** Whether {@link #raw} can read the value behind an accessor. */
   static boolean readsRaw(Cursor.Accessor accessor) {
     return GETTER != null && GET_OBJECT != null && GETTER.getDeclaringClass().isInstance(accessor);

@@ -43,10 +43,30 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
 
   private final LakeTableScan scan;
 
+  /** Whether this scan's rows are the statement's result, which a result set may read in chunks. */
+  private final boolean result;
+
   EnumerableLakeScan(RelTraitSet traits, LakeTableScan scan) {
+    this(traits, scan, false);
+  }
+
+  private EnumerableLakeScan(RelTraitSet traits, LakeTableScan scan, boolean result) {
     super(scan.getCluster(), traits);
     this.scan = scan;
+    this.result = result;
     this.rowType = scan.getRowType();
+  }
+
+  /**
+   * This scan as the whole plan of a query: its rows are the statement's result, and the JDBC
+   * result set may read the scan's column batches directly ({@link
+   * dev.floe.planner.scan.ColumnarScan}). Not for a scan holding an aggregate.
+   */
+  public EnumerableLakeScan asResult() {
+    if (scan.spec().aggregated() || scan.spec().rowIds()) {
+      return this;
+    }
+    return new EnumerableLakeScan(getTraitSet(), scan, true);
   }
 
   /** What this scan reads. */
@@ -66,7 +86,7 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new EnumerableLakeScan(traitSet, scan);
+    return new EnumerableLakeScan(traitSet, scan, result);
   }
 
   @Override
@@ -103,7 +123,7 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
     Expression enumerable =
         Expressions.call(
             LakeScan.class,
-            scalar ? "scalars" : "enumerable",
+            result ? (scalar ? "scalarResults" : "results") : (scalar ? "scalars" : "enumerable"),
             implementor.getRootExpression(),
             spec);
     return implementor.result(physType, Blocks.toBlock(enumerable));

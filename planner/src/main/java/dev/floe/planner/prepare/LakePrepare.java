@@ -353,7 +353,14 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
-      return super.implement(root.withRel(TemporalAligner.align(root.rel)));
+      org.apache.calcite.rel.RelNode rel = TemporalAligner.align(root.rel);
+      if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
+          && root.isRefTrivial()
+          && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+        // A plain scan whose rows are the result: the result set may read its column batches.
+        rel = scan.asResult();
+      }
+      return super.implement(root.withRel(rel));
     }
   }
 

@@ -67,6 +67,35 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   }
 
   /**
+   * Entry point for generated code when the scan's rows are the statement's result: a JDBC result
+   * set may read them a column batch at a time ({@link ColumnarScan}); otherwise they are the rows
+   * {@link #enumerable} gives.
+   */
+  @SuppressWarnings("unchecked")
+  public static Enumerable<Object[]> results(DataContext root, LakeScanSpec spec) {
+    return (Enumerable<Object[]>) (Enumerable<?>) columnar(root, spec, false);
+  }
+
+  /** As {@link #results}, for rows of one column: the bare values. */
+  public static Enumerable<Object> scalarResults(DataContext root, LakeScanSpec spec) {
+    return columnar(root, spec, true);
+  }
+
+  private static Enumerable<Object> columnar(DataContext root, LakeScanSpec spec, boolean scalar) {
+    return new AbstractEnumerable<Object>() {
+      @Override
+      public Enumerator<Object> enumerator() {
+        return ColumnarScan.open(root, spec, scalar);
+      }
+    };
+  }
+
+  /** The rows of a scan, read as {@link #enumerable} reads them. */
+  static Enumerator<Object[]> rows(DataContext root, LakeScanSpec spec) {
+    return new LakeScan(root, spec).enumerator();
+  }
+
+  /**
    * What a scan reads: the table as the statement sees it, the snapshot (null for an empty table),
    * the schema its column indexes refer to, and the Iceberg scan of that snapshot.
    */
@@ -315,11 +344,16 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     }
 
     void check() {
-      if (flag != null && flag.get()) {
-        throw FloeError.CANCELLED.error("the statement was cancelled");
-      }
+      checkFlag();
       if (System.nanoTime() > deadlineNanos) {
         throw FloeError.CANCELLED.error("the query timeout elapsed");
+      }
+    }
+
+    /** Checks the cancel flag only: cheap enough for every row. */
+    void checkFlag() {
+      if (flag != null && flag.get()) {
+        throw FloeError.CANCELLED.error("the statement was cancelled");
       }
     }
   }

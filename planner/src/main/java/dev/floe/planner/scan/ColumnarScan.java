@@ -1,0 +1,414 @@
+package dev.floe.planner.scan;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.spi.PinnedTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The rows of a statement that is a single scan, read by the JDBC result set a column batch at a
+ * time: the scan's workers hand over the column vectors they decode (with the rows that deletes and
+ * the residual filter leave), and the result set's getters read them in place, so no row becomes an
+ * array and Calcite's cursor is not involved. The order is the scan's: task {@code i} is read by
+ * worker {@code i mod n}, and chunks are handed over in task order; each worker holds at most a few
+ * batches, so memory stays bounded.
+ *
+ * <p>The JDBC layer says before executing that it will read the result so ({@link #expect}); the
+ * scan is created on the statement's thread while it executes and taken from there ({@link
+ * #claim}). Without that, the scan's rows go through Calcite as every other plan's do. Read by one
+ * thread at a time.
+ */
+public final class ColumnarScan implements Enumerator<Object> {
+  /** Chunks waiting per worker: with 4096-row batches, memory stays bounded per worker. */
+  private static final int QUEUED_CHUNKS = 2;
+
+  /** Rows of a file read row by row, transposed into one chunk. */
+  private static final int ROWS_PER_CHUNK = 4096;
+
+  /** Set while a statement that will claim its scan executes on this thread. */
+  private static final ThreadLocal<Boolean> EXPECTED = new ThreadLocal<>();
+
+  private static final ThreadLocal<ColumnarScan> OFFERED = new ThreadLocal<>();
+
+  private final LakeScanSpec spec;
+  private final LakeScan.CancelCheck cancel;
+  private List<FileScanTask> tasks;
+  private final List<BlockingQueue<Chunk>> queues = new ArrayList<>();
+  private final List<Future<?>> futures = new ArrayList<>();
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private int task;
+  private long emitted;
+  private Chunk chunk;
+  private int count;
+  private boolean closed;
+  private boolean primed;
+
+  private ColumnarScan(DataContext root, LakeScanSpec spec) {
+    this.spec = spec;
+    this.cancel = new LakeScan.CancelCheck(root);
+  }
+
+  /**
+   * The rows of a scan that is a whole query: a scan to {@link #claim} when the statement executing
+   * on this thread said it would ({@link #expect}), else the scan's rows as {@link
+   * LakeScan#enumerable} reads them.
+   */
+  static Enumerator<Object> open(DataContext root, LakeScanSpec spec, boolean scalar) {
+    if (EXPECTED.get() != null) {
+      EXPECTED.remove(); // one scan per statement
+      ColumnarScan scan = new ColumnarScan(root, spec);
+      OFFERED.set(scan);
+      return scan;
+    }
+    Enumerator<Object[]> rows = LakeScan.rows(root, spec);
+    if (scalar) {
+      return org.apache.calcite.linq4j.Linq4j.transform(rows, row -> row[0]);
+    }
+    @SuppressWarnings("unchecked")
+    Enumerator<Object> arrays = (Enumerator<Object>) (Enumerator<?>) rows;
+    return arrays;
+  }
+
+  /**
+   * Says that the statement about to execute on this thread reads the result of a plain scan in
+   * column batches: it will {@link #claim} the scan, and never read it through Calcite's cursor.
+   */
+  public static void expect() {
+    OFFERED.remove();
+    EXPECTED.set(Boolean.TRUE);
+  }
+
+  /**
+   * The scan the statement just executed on this thread offered after {@link #expect}, or null when
+   * its plan is not a plain scan; the offer is withdrawn. The scan pins its snapshot, plans its
+   * files and starts its workers now, as a scan read through Calcite does when it executes.
+   */
+  public static @Nullable ColumnarScan claim() {
+    ColumnarScan scan = OFFERED.get();
+    forget();
+    if (scan != null) {
+      try {
+        scan.start();
+      } catch (RuntimeException e) {
+        scan.close();
+        throw e;
+      }
+    }
+    return scan;
+  }
+
+  /** Withdraws whatever was expected or offered on this thread. */
+  public static void forget() {
+    OFFERED.remove();
+    EXPECTED.remove();
+  }
+
+  // ---- the enumerator Calcite's cursor opens -------------------------------------------------
+
+  /**
+   * Calcite's cursor asks once, when it opens (through {@code take} for a row limit, which also
+   * looks at {@link #current}); the rows are the result set's to read, in chunks.
+   */
+  @Override
+  public boolean moveNext() {
+    if (primed) {
+      return false;
+    }
+    primed = true;
+    return true;
+  }
+
+  /** Nothing: the rows are read in chunks. */
+  @Override
+  public Object current() {
+    return null;
+  }
+
+  @Override
+  public void reset() {
+    throw new UnsupportedOperationException();
+  }
+
+  // ---- chunk mode, for the JDBC result set ---------------------------------------------------
+
+  /**
+   * Moves to the next chunk of rows, waiting for the worker reading it; false once the scan (or its
+   * row limit) is done. Throws the failure of reading a file, or a cancellation.
+   */
+  public boolean nextChunk() {
+    if (closed) {
+      return false;
+    }
+    chunk = null;
+    count = 0;
+    long limit = spec.limit();
+    if (limit >= 0 && emitted >= limit) {
+      return false;
+    }
+    while (task < tasks.size()) {
+      cancel.check();
+      Chunk next = take(queues.get(task % queues.size()));
+      if (next.failure != null) {
+        close();
+        throw next.failure;
+      }
+      if (next == Chunk.END) {
+        task++;
+        continue;
+      }
+      chunk = next;
+      count = limit >= 0 ? (int) Math.min(next.count, limit - emitted) : next.count;
+      emitted += count;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The current chunk's columns, in the scan's output order, holding values in the forms Calcite's
+   * runtime holds (see {@link ValueConverter}); row {@code r} of the chunk is at index {@link
+   * #row(int) row(r)} of each.
+   */
+  public Object[][] columns() {
+    return chunk.columns;
+  }
+
+  /** How many rows the current chunk holds. */
+  public int count() {
+    return count;
+  }
+
+  /** The index in {@link #columns()} of the chunk's row {@code r}. */
+  public int row(int r) {
+    int[] selected = chunk.rows;
+    return selected == null ? r : selected[r];
+  }
+
+  /** The live rows' indexes in the columns, or null when every index up to the count is live. */
+  public int @Nullable [] rows() {
+    return chunk.rows;
+  }
+
+  /** Throws when the statement was cancelled (SQLState 57014); cheap enough for every row. */
+  public void checkCancelled() {
+    cancel.checkFlag();
+  }
+
+  private void start() {
+    cancel.check();
+    tasks = List.of();
+    LakeScan.Target target = LakeScan.target(spec);
+    if (target.snapshotId() == null) {
+      return;
+    }
+    PinnedTable pinned = target.pinned();
+    Table table = pinned.table();
+    List<FileScanTask> planned =
+        pinned
+            .plans()
+            .tasks(
+                target.snapshotId(),
+                spec.filter(),
+                false,
+                () -> LakeScan.plan(target, spec.filter(), false));
+    TaskReader reader =
+        new TaskReader(
+            table.io(),
+            target.schema(),
+            spec.columns(),
+            false,
+            new StatementDeleteCache(pinned.plans()));
+    LakeScan.applyNameMapping(reader, table);
+    tasks = planned;
+    int workers = Math.max(1, Math.min(spec.session().scanParallelism(), tasks.size()));
+    ExecutorService executor = spec.session().scanExecutor();
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    for (int w = 0; w < workers && w < tasks.size(); w++) {
+      BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
+      queues.add(queue);
+      int worker = w;
+      int width = spec.columns().size();
+      futures.add(
+          executor.submit(
+              () -> {
+                Thread thread = Thread.currentThread();
+                ClassLoader previous = thread.getContextClassLoader();
+                thread.setContextClassLoader(loader);
+                try {
+                  for (int t = worker; t < tasks.size() && !stopped.get(); t += workers) {
+                    if (!readTask(reader, tasks.get(t), queue, width)) {
+                      return;
+                    }
+                  }
+                } finally {
+                  thread.setContextClassLoader(previous);
+                }
+              }));
+    }
+  }
+
+  /** Reads one task into chunks; false when the worker should stop. */
+  private boolean readTask(
+      TaskReader reader, FileScanTask task, BlockingQueue<Chunk> queue, int width) {
+    Sink sink = new Sink(queue, width);
+    try {
+      reader.read(
+          task,
+          sink,
+          () -> {
+            if (stopped.get()) {
+              throw new Stopped();
+            }
+          });
+      sink.flushRows();
+      // Only once the file is closed: a reader that has taken the last row finds no file open.
+      return put(queue, Chunk.END);
+    } catch (Stopped e) {
+      return false;
+    } catch (Throwable e) {
+      put(queue, new Chunk(null, null, 0, LakeScan.Failures.translate(e, task, reader.io())));
+      return false;
+    }
+  }
+
+  /** Turns what a task reader hands over into chunks on a worker's queue. */
+  private final class Sink implements TaskReader.RowSink {
+    private final BlockingQueue<Chunk> queue;
+    private final int width;
+    private Object[][] pending;
+    private int pendingRows;
+
+    Sink(BlockingQueue<Chunk> queue, int width) {
+      this.queue = queue;
+      this.width = width;
+    }
+
+    @Override
+    public void batch(ColumnVector[] columns, int[] rows, int size) {
+      flushRows();
+      if (size == 0) {
+        return;
+      }
+      // The decoder reuses its vectors: the chunk takes the live rows' values.
+      Object[][] values = new Object[columns.length][size];
+      for (int c = 0; c < columns.length; c++) {
+        ColumnVector vector = columns[c];
+        Object[] out = values[c];
+        for (int r = 0; r < size; r++) {
+          out[r] = vector.get(rows == null ? r : rows[r]);
+        }
+      }
+      if (!put(queue, new Chunk(values, null, size))) {
+        throw new Stopped();
+      }
+    }
+
+    @Override
+    public void row(Object[] row) {
+      if (pending == null) {
+        pending = new Object[ROWS_PER_CHUNK][];
+      }
+      pending[pendingRows++] = row;
+      if (pendingRows == ROWS_PER_CHUNK) {
+        flushRows();
+      }
+    }
+
+    void flushRows() {
+      if (pendingRows == 0) {
+        return;
+      }
+      Object[][] columns = new Object[width][pendingRows];
+      for (int r = 0; r < pendingRows; r++) {
+        Object[] row = pending[r];
+        for (int c = 0; c < width; c++) {
+          columns[c][r] = row[c];
+        }
+      }
+      int size = pendingRows;
+      pending = null;
+      pendingRows = 0;
+      if (!put(queue, new Chunk(columns, null, size))) {
+        throw new Stopped();
+      }
+    }
+  }
+
+  private boolean put(BlockingQueue<Chunk> queue, Chunk next) {
+    try {
+      while (!stopped.get()) {
+        if (queue.offer(next, 50, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      }
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped.set(true);
+      return false;
+    }
+  }
+
+  private Chunk take(BlockingQueue<Chunk> queue) {
+    try {
+      while (true) {
+        Chunk next = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (next != null) {
+          return next;
+        }
+        cancel.check();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw FloeError.CANCELLED.error("the reading thread was interrupted");
+    }
+  }
+
+  /** Stops the workers and waits for them, so that no file stays open. */
+  @Override
+  public void close() {
+    closed = true;
+    if (stopped.compareAndSet(false, true)) {
+      for (BlockingQueue<Chunk> queue : queues) {
+        queue.clear();
+      }
+      for (Future<?> future : futures) {
+        try {
+          future.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // A worker that failed has already reported through its queue.
+        }
+      }
+    }
+  }
+
+  /** Rows of one batch in column vectors, the end of a task, or a failure. */
+  private record Chunk(Object[][] columns, int[] rows, int count, RuntimeException failure) {
+    static final Chunk END = new Chunk(null, null, 0, null);
+
+    Chunk(Object[][] columns, int[] rows, int count) {
+      this(columns, rows, count, null);
+    }
+  }
+
+  /** Thrown inside a worker to stop reading once the statement no longer needs its rows. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super(null, null, false, false);
+    }
+  }
+}
