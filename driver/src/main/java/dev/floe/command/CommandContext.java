@@ -14,7 +14,10 @@ public interface CommandContext {
   /** The path under the root of the current schema. */
   List<String> schemaPath() throws SQLException;
 
-  /** A statement of the connection, for a command that runs a query (CTAS). */
+  /**
+   * A statement of the connection whose results go through Calcite's row cursor, so that {@link
+   * #calciteResults} can read them: for a command that runs a query (CTAS).
+   */
   Statement createStatement() throws SQLException;
 
   /**

@@ -648,7 +648,7 @@ public final class FloeConnection extends ForwardingConnection {
 
     @Override
     public Statement createStatement() throws SQLException {
-      return FloeConnection.this.createStatement();
+      return ((FloeStatement) FloeConnection.this.createStatement()).withCalciteRows();
     }
 
     @Override

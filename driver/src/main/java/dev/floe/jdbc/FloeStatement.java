@@ -12,6 +12,7 @@ import dev.floe.jdbc.meta.FloeDatabaseMetaData;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.scan.ColumnarScan;
+import dev.floe.planner.scan.ScanStats;
 import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
@@ -38,11 +39,21 @@ class FloeStatement extends ForwardingStatement {
   private java.sql.SQLWarning ddlWarning;
   private boolean closed;
   boolean poolable;
+  private boolean calciteRows;
 
   FloeStatement(FloeConnection connection, Statement calcite) {
     super(calcite);
     this.connection = connection;
     this.calcite = calcite;
+  }
+
+  /**
+   * Has every result of this statement go through Calcite's row cursor, never the column batches:
+   * for a command that reads a query's rows in Calcite's runtime forms (CTAS).
+   */
+  final FloeStatement withCalciteRows() {
+    calciteRows = true;
+    return this;
   }
 
   /** Runs this statement's work on another Calcite statement from now on (a new plan). */
@@ -175,7 +186,10 @@ class FloeStatement extends ForwardingStatement {
     boolean succeeded = false;
     try {
       session.beginStatement();
-      if (connection.columnarResults() && RowAccessors.readsColumns()) {
+      if (connection.columnarResults()
+          && !calciteRows
+          && !ScanStats.collecting()
+          && RowAccessors.readsColumns()) {
         ColumnarScan.expect(); // a plain scan's result is read from its column batches
       }
       boolean isQuery = execution.run();

@@ -66,6 +66,14 @@ public final class ScanStats {
     return collection;
   }
 
+  /**
+   * Whether this thread collects the statistics of its scans (EXPLAIN ANALYZE), which the row path
+   * reports.
+   */
+  public static boolean collecting() {
+    return CURRENT.get() != null;
+  }
+
   /** The stats of a scan starting now on this thread, or null when nothing collects them. */
   static @Nullable ScanStats start(String table, long snapshotId) {
     Collection collection = CURRENT.get();
