@@ -96,7 +96,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
       return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+    } catch (SQLException
+        | RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
       throw SqlErrors.toSql(e);
     }
   }

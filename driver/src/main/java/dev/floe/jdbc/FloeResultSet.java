@@ -407,7 +407,11 @@ final class FloeResultSet extends ForwardingResultSet {
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
       return calcite.next();
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+    } catch (SQLException
+        | RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
       throw failed(e);
     }
   }
@@ -436,7 +440,10 @@ final class FloeResultSet extends ForwardingResultSet {
       }
       rowNumber++;
       return true;
-    } catch (RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+    } catch (RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
       throw failed(e);
     }
   }

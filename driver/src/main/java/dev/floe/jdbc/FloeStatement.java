@@ -203,7 +203,11 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+    } catch (SQLException
+        | RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
       throw SqlErrors.toSql(e);
     } finally {
       ColumnarScan.forget();
@@ -373,7 +377,11 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException | RuntimeException | ExceptionInInitializerError | StackOverflowError e) {
+    } catch (SQLException
+        | RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
       throw SqlErrors.toSql(e);
     }
   }

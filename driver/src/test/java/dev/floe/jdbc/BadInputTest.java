@@ -2,9 +2,11 @@ package dev.floe.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.TreeSet;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -45,6 +47,24 @@ class BadInputTest extends LakeFixture {
         .hasMessageContaining("nope")
         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("08001"));
     assertThat(root.resolve("nope")).doesNotExist();
+  }
+
+  /**
+   * Calcite signals some of its own defects with an AssertionError (here: the monotonicity of a
+   * product whose constant factor divides by NULL, in a SELECT without FROM). The driver reports it
+   * as an SQLException (HY000, a defect, not the user's input) and the connection goes on working;
+   * it never throws an Error at its caller.
+   */
+  @Test
+  void aDefectInsideCalciteIsAnSqlExceptionAndTheConnectionGoesOn() throws Exception {
+    assertState(
+        () -> rows(c, "SELECT 1 / - CAST(NULL AS INTEGER) * - 45 + 73"), "HY000", "not a literal");
+    try (PreparedStatement p = c.prepareStatement("SELECT 1 / - CAST(NULL AS INTEGER) * - 45")) {
+      fail("prepared: " + p);
+    } catch (SQLException e) {
+      assertThat(e.getSQLState()).isEqualTo("HY000");
+    }
+    assertThat(single(c, "SELECT (1 / CAST(NULL AS INTEGER)) * 45 FROM t")).isNull();
   }
 
   @Test
