@@ -346,18 +346,7 @@ public final class ColumnarScan implements Enumerator<Object> {
   }
 
   private boolean put(BlockingQueue<Chunk> queue, Chunk next) {
-    try {
-      while (!stopped.get()) {
-        if (queue.offer(next, 50, TimeUnit.MILLISECONDS)) {
-          return true;
-        }
-      }
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stopped.set(true);
-      return false;
-    }
+    return Handoff.put(queue, next, stopped);
   }
 
   private Chunk take(BlockingQueue<Chunk> queue) {

@@ -524,16 +524,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     }
 
     private void put(BlockingQueue<Batch> queue, Batch batch) {
-      try {
-        while (!stopped.get()) {
-          if (queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
-            return;
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stopped.set(true);
-      }
+      Handoff.put(queue, batch, stopped);
     }
 
     @Override

@@ -269,18 +269,7 @@ final class ScanAggregation {
   }
 
   private static boolean put(BlockingQueue<Piece> queue, Piece piece, AtomicBoolean stopped) {
-    try {
-      while (!stopped.get()) {
-        if (queue.offer(piece, 50, TimeUnit.MILLISECONDS)) {
-          return true;
-        }
-      }
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stopped.set(true);
-      return false;
-    }
+    return Handoff.put(queue, piece, stopped);
   }
 
   private static Piece take(
