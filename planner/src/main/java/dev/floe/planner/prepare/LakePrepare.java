@@ -180,6 +180,12 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
+  /** Calcite's conversion of SQL to expressions, with arithmetic on NULL folded to NULL. */
+  @Override
+  protected SqlRexConvertletTable createConvertletTable() {
+    return NullArithmetic.INSTANCE;
+  }
+
   @Override
   protected CalcitePreparingStmt getPreparingStmt(
       Context context,
