@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Arithmetic on a NULL operand is NULL, also when the NULL is hidden from Calcite's simplifier (a
  * negated cast, a CASE that can only be NULL) and the result is multiplied further: such a division
  * once failed planning with an internal error ({@code not a literal}) in Calcite's sort-order
- * derivation. The queries come from SQLite's SQL Logic Test files ({@code random/expr},
- * {@code random/aggregates}) and their shapes over a table; every expected answer is SQLite's.
+ * derivation. The queries come from SQLite's SQL Logic Test files ({@code random/expr}, {@code
+ * random/aggregates}) and their shapes over a table; every expected answer is SQLite's.
  */
 class ArithmeticOnNullTest {
   @TempDir static Path lake;
@@ -62,7 +62,8 @@ class ArithmeticOnNullTest {
 
   @Test
   void aggregateDividedByANegatedNullMultiplied() throws SQLException {
-    assertThat(rows("SELECT DISTINCT - COUNT ( * ) / - CAST ( NULL AS INTEGER ) * 58 * - 45 FROM t"))
+    assertThat(
+            rows("SELECT DISTINCT - COUNT ( * ) / - CAST ( NULL AS INTEGER ) * 58 * - 45 FROM t"))
         .containsExactly("null");
   }
 

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,15 +39,30 @@ enum Unsupported {
   REPEATED_ASSIGNMENT(
       Unsupported::assignsAColumnTwice,
       "an UPDATE assigning one column twice is an error in standard SQL (42000); SQLite keeps"
-          + " the last");
+          + " the last"),
+  ARITHMETIC_ON_TEXT(
+      Unsupported::computesWithText,
+      "arithmetic on a text column: SQLite reads text that is not a number as 0, standard SQL"
+          + " refuses it (22018, as a cast of that text to a number)");
 
   private static final Pattern SET_LIST =
       Pattern.compile("(?is)^\\s*UPDATE\\s+\\w+\\s+SET\\s+(.*?)(\\s+WHERE\\b.*)?$");
 
-  private final Predicate<String> covers;
+  /** A sign or arithmetic operator next to a name; the name is group 1 or group 2. */
+  private static final String ARITHMETIC_NEXT_TO =
+      "(?is).*(?:[-+*/%%]\\s*(?:\\(\\s*)*(?:\\w+\\.)?(%1$s)\\b"
+          + "|(?<![\\w.])(?:\\w+\\.)?(%1$s)\\s*(?:\\)\\s*)*[-+*/%%]).*";
+
+  /** Whether it covers a statement, given the text columns the file's tables declared so far. */
+  private final BiPredicate<String, Set<String>> covers;
+
   private final String reason;
 
   Unsupported(Predicate<String> covers, String reason) {
+    this((sql, textColumns) -> covers.test(sql), reason);
+  }
+
+  Unsupported(BiPredicate<String, Set<String>> covers, String reason) {
     this.covers = covers;
     this.reason = reason;
   }
@@ -56,10 +72,13 @@ enum Unsupported {
     return reason;
   }
 
-  /** The first entry that covers a statement or query, if any. */
-  static Optional<Unsupported> covering(String sql) {
+  /**
+   * The first entry that covers a statement or query, if any, given the names of the text columns
+   * that the file's tables declared so far.
+   */
+  static Optional<Unsupported> covering(String sql, Set<String> textColumns) {
     for (Unsupported u : values()) {
-      if (u.covers.test(sql)) {
+      if (u.covers.test(sql, textColumns)) {
         return Optional.of(u);
       }
     }
@@ -69,6 +88,16 @@ enum Unsupported {
   /** Statements that start with the given words, in any case. */
   private static Predicate<String> matching(String statementRegex) {
     return Pattern.compile("(?is)^\\s*" + statementRegex).asMatchPredicate();
+  }
+
+  /** A text column with a sign, or on either side of an arithmetic operator. */
+  private static boolean computesWithText(String sql, Set<String> textColumns) {
+    if (textColumns.isEmpty()) {
+      return false;
+    }
+    String names =
+        textColumns.stream().map(Pattern::quote).reduce((a, b) -> a + "|" + b).orElseThrow();
+    return Pattern.compile(String.format(ARITHMETIC_NEXT_TO, names)).matcher(sql).matches();
   }
 
   private static boolean assignsAColumnTwice(String sql) {
