@@ -92,7 +92,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
     }
     try (ContextLoader ignored = ContextLoader.enter();
-        FloeSession.Exclusive turn = connection.session().exclusive()) {
+        FloeSession.Exclusive turn = connection.session().exclusiveKeepingAppends()) {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
       return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
@@ -256,8 +256,19 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         throw SqlErrors.of(
             FloeError.PARAMETER_COUNT, "parameter " + unset + " of a batch entry is not set");
       }
-      inOneTransaction(() -> fast.run(session(), rows));
       java.util.Arrays.fill(counts, 1);
+      try (ContextLoader ignored = ContextLoader.enter();
+          FloeSession.Exclusive turn = session().exclusiveKeepingAppends()) {
+        if (!session().autoCommit()) {
+          // Inside a transaction the rows join the files kept open for the table until the
+          // transaction next needs it.
+          fast.append(session(), rows);
+          return counts;
+        }
+      } catch (RuntimeException | Error e) {
+        throw SqlErrors.toSql(e);
+      }
+      inOneTransaction(() -> fast.run(session(), rows));
       return counts;
     }
     inOneTransaction(
