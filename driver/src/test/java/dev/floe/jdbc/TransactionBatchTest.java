@@ -121,14 +121,41 @@ class TransactionBatchTest extends LakeFixture {
   }
 
   @Test
+  void singleRowInsertsOfOneTransactionShareTheirFile() throws Exception {
+    try (Connection c = open("");
+        PreparedStatement insert = c.prepareStatement(INSERT)) {
+      for (int i = 0; i < 50; i++) {
+        insert.setLong(1, i);
+        insert.setInt(2, i % 3);
+        insert.setString(3, "row " + i);
+        assertThat(insert.executeUpdate()).isEqualTo(1);
+      }
+      insert.setNull(1, java.sql.Types.BIGINT);
+      assertThat(sqlState(insert::executeUpdate)).isEqualTo("23502");
+      c.commit();
+      assertThat(single(c, "SELECT COUNT(*) FROM t")).isEqualTo("50");
+    }
+    assertThat(dataFiles()).hasSize(1);
+  }
+
+  @Test
   void aQueryBetweenBatchesSeesTheEarlierBatches() throws Exception {
     try (Connection c = open("PARTITIONED BY (k)");
         PreparedStatement insert = c.prepareStatement(INSERT)) {
       batch(insert, 0, 30);
       assertThat(single(c, "SELECT COUNT(*) FROM t")).isEqualTo("30");
       batch(insert, 30, 30);
-      batch(insert, 60, 30);
+      try (PreparedStatement query = c.prepareStatement("SELECT COUNT(*) FROM t WHERE id >= ?")) {
+        batch(insert, 60, 30);
+        query.setLong(1, 0);
+        try (java.sql.ResultSet rs = query.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getLong(1)).isEqualTo(90);
+        }
+      }
       assertThat(single(c, "SELECT COUNT(*) FROM t WHERE k = 1")).isEqualTo("30");
+      assertThat(sqlState(() -> execute(c, "ALTER TABLE t ADD COLUMN extra INT")))
+          .isEqualTo("25000");
       // A one-row INSERT and a DELETE of the same table see and keep every batch's rows.
       try (PreparedStatement one = c.prepareStatement(INSERT)) {
         one.setLong(1, 1000);
@@ -137,6 +164,8 @@ class TransactionBatchTest extends LakeFixture {
         assertThat(one.executeUpdate()).isEqualTo(1);
       }
       batch(insert, 90, 10);
+      assertThat(sqlState(() -> execute(c, "ALTER TABLE t ADD COLUMN extra INT")))
+          .isEqualTo("25000");
       assertThat(update(c, "DELETE FROM t WHERE id < 10")).isEqualTo(10);
       c.commit();
     }
