@@ -12,6 +12,7 @@ import org.apache.iceberg.data.parquet.InternalReader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
@@ -219,8 +220,11 @@ final class TaskReader {
       Runnable afterBatch)
       throws java.io.IOException {
     BatchReader[] created = new BatchReader[1];
-    try (CloseableIterable<ColumnBatch> batches =
-            read(task, requested, residual)
+    List<ColumnBatch> small = keptBatches(task, requested, constants);
+    CloseableIterable<ColumnBatch> batches =
+        small != null
+            ? CloseableIterable.withNoopClose(small)
+            : read(task, requested, residual)
                 .recordsPerBatch(BatchReader.BATCH_ROWS)
                 .createBatchedReaderFunc(
                     fileSchema -> {
@@ -232,6 +236,7 @@ final class TaskReader {
                       return created[0];
                     })
                 .build();
+    try (batches;
         CloseableIterator<ColumnBatch> iterator = batches.iterator()) {
       if (created[0] != null && !created[0].decodes()) {
         return false;
@@ -293,6 +298,47 @@ final class TaskReader {
     }
   }
 
+  /**
+   * A small file's batches as {@link SmallFiles} keeps them (decoded now and kept when first read),
+   * or null when the file is not one to keep, the batch reader cannot decode it, the scan records
+   * what it reads (EXPLAIN ANALYZE counts files and row groups really read), or the table reads
+   * files through a name mapping.
+   */
+  private List<ColumnBatch> keptBatches(
+      FileScanTask task, Schema requested, Map<Integer, ?> constants) throws java.io.IOException {
+    SmallFiles.Key key =
+        stats != null || nameMapping != null
+            ? null
+            : SmallFiles.keyOf(task, requested, constants, io);
+    if (key == null) {
+      return null;
+    }
+    List<ColumnBatch> kept = SmallFiles.get(key);
+    if (kept != null) {
+      return kept;
+    }
+    BatchReader[] created = new BatchReader[1];
+    List<ColumnBatch> copies = new ArrayList<>();
+    // the whole file, no row group skipped: the residual is applied to the kept rows every time
+    try (CloseableIterable<ColumnBatch> batches =
+            read(task, requested, Expressions.alwaysTrue())
+                .recordsPerBatch(BatchReader.BATCH_ROWS)
+                .createBatchedReaderFunc(
+                    fileSchema ->
+                        created[0] =
+                            BatchReader.create(requested, fileSchema, constants).intoVectors())
+                .build();
+        CloseableIterator<ColumnBatch> iterator = batches.iterator()) {
+      if (created[0] != null && !created[0].decodes()) {
+        return null;
+      }
+      while (iterator.hasNext()) {
+        copies.add(SmallFiles.copy(iterator.next()));
+      }
+    }
+    return SmallFiles.keep(key, copies);
+  }
+
   /** Iceberg's reader of a task's split, projected and with row groups skipped by the residual. */
   private Parquet.ReadBuilder read(FileScanTask task, Schema schema, Expression residual) {
     Parquet.ReadBuilder read =
@@ -343,6 +389,25 @@ final class TaskReader {
 
     @Override
     public CloseableIterator<Object[]> iterator() {
+      PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
+      Evaluator evaluator =
+          isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
+      EqualityFilter equality =
+          deletes.hasEqDeletes() ? new EqualityFilter(deletes, requested) : null;
+      List<ColumnBatch> kept;
+      try {
+        kept = keptBatches(task, requested, constants);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      if (kept != null) {
+        return new BatchRows(
+            CloseableIterator.withClose(kept.iterator()),
+            deleted,
+            equality,
+            evaluator,
+            positionsIn(requested));
+      }
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
           read(task, requested, residual)
@@ -369,11 +434,6 @@ final class TaskReader {
         opened.add(fallback);
         return fallback.iterator();
       }
-      PositionDeleteIndex deleted = deletes.hasPosDeletes() ? deletes.deletedRowPositions() : null;
-      Evaluator evaluator =
-          isTrue(residual) ? null : new Evaluator(requested.asStruct(), residual, true);
-      EqualityFilter equality =
-          deletes.hasEqDeletes() ? new EqualityFilter(deletes, requested) : null;
       return new BatchRows(iterator, deleted, equality, evaluator, positionsIn(requested));
     }
 
@@ -440,7 +500,7 @@ final class TaskReader {
           }
           Object[] out = new Object[positions.length];
           for (int i = 0; i < positions.length; i++) {
-            out[i] = batch.columns[positions[i]][row];
+            out[i] = batch.value(positions[i], row);
           }
           pending = out;
         } else if (batches.hasNext()) {
