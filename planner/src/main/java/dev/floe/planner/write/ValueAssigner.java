@@ -339,13 +339,19 @@ final class ValueAssigner {
           } else if (value instanceof LocalDateTime) {
             time = ((LocalDateTime) value).toLocalTime();
           } else if (value instanceof Integer) {
-            time = TemporalValues.toLocalTime((Integer) value);
+            // out of a day's range (a nested value of unknown source): 22007, not a bare error
+            time = parseDatetime(() -> TemporalValues.toLocalTime((Integer) value), value);
           } else if (value instanceof Long && isTimestamp(from)) {
-            time = TemporalValues.toLocalDateTime((Long) value, from.precision()).toLocalTime();
+            time =
+                parseDatetime(
+                    () ->
+                        TemporalValues.toLocalDateTime((Long) value, from.precision())
+                            .toLocalTime(),
+                    value);
           } else if (value instanceof Long) {
             // A TIME finer than milliseconds, as Calcite's runtime holds it (micros when nested).
             int precision = from != null && "TIME".equals(from.typeName()) ? from.precision() : 6;
-            time = TemporalValues.toLocalTime((Long) value, precision);
+            time = parseDatetime(() -> TemporalValues.toLocalTime((Long) value, precision), value);
           } else if (value instanceof String) {
             time = parseDatetime(() -> LocalTime.parse(((String) value).trim()), value);
           } else {

@@ -1,6 +1,7 @@
 package dev.floe.planner.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.error.FloeException;
 import java.math.BigDecimal;
@@ -140,6 +141,25 @@ class ValueAssignerInternalTest {
             Types.NestedField.optional(1, "ts", Types.TimestampNanoType.withoutZone()),
             WritePlan.SourceType.JDBC);
     assertThat(nanos.assignInternal(LocalDateTime.of(1970, 1, 1, 0, 0, 0, 7))).isEqualTo(7L);
+  }
+
+  @Test
+  void aTimeOutOfADaysRangeIs22007NotABareError() {
+    // a nested value's source is not known (null): an Integer is millis, a Long micros of the day
+    for (WritePlan.SourceType source : new WritePlan.SourceType[] {null}) {
+      ValueAssigner time =
+          new ValueAssigner("t", Types.NestedField.optional(1, "t", Types.TimeType.get()), source);
+      for (Object value : new Object[] {86_400_000, -1, 86_400_000_000L, -5L}) {
+        assertThatThrownBy(() -> time.assign(value))
+            .as("%s from %s", value, source)
+            .isInstanceOf(FloeException.class)
+            .hasMessageContaining(String.valueOf(value))
+            .extracting(e -> ((FloeException) e).sqlState())
+            .isEqualTo("22007");
+      }
+      assertThat(time.assign(86_399_999))
+          .isEqualTo(java.time.LocalTime.of(23, 59, 59, 999_000_000));
+    }
   }
 
   @Test

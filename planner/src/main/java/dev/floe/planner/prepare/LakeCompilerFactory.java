@@ -1,0 +1,93 @@
+package dev.floe.planner.prepare;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.codehaus.commons.compiler.ISimpleCompiler;
+import org.codehaus.janino.SimpleCompiler;
+
+/**
+ * Janino, as Calcite compiles each statement's generated code with it, with one change: names
+ * Janino fails to find are remembered for the next statement.
+ *
+ * <p>Janino resolves every dotted name in generated code one prefix at a time ({@code org}, {@code
+ * org.apache}, ... and each simple name against {@code java.lang}), asking the parent class loader
+ * for each; every miss searches the whole class path of the loader that loaded Calcite (a host's
+ * class path may hold a hundred jars), and Janino forgets its answers after each compilation. Here
+ * the parent Calcite gives is wrapped in a loader that remembers the names its parent does not
+ * have; found classes are the parent's own, so the generated code links against exactly the classes
+ * it did before. Janino finds this factory through {@link java.util.ServiceLoader} (the driver jar
+ * lists it before Janino's own); without it, Calcite uses Janino's factory unchanged.
+ */
+public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFactory {
+  private static volatile RememberingLoader last;
+
+  @Override
+  public ISimpleCompiler newSimpleCompiler() {
+    return new SimpleCompiler() {
+      @Override
+      public void setParentClassLoader(ClassLoader parent) {
+        super.setParentClassLoader(parent == null ? null : remembering(parent));
+      }
+    };
+  }
+
+  /** The remembering loader over {@code parent} (Calcite always passes its own loader). */
+  static ClassLoader remembering(ClassLoader parent) {
+    RememberingLoader loader = last;
+    if (loader == null || loader.getParent() != parent) {
+      loader = new RememberingLoader(parent);
+      last = loader;
+    }
+    return loader;
+  }
+
+  /** A class loader that delegates to its parent and remembers the names its parent lacks. */
+  static final class RememberingLoader extends ClassLoader {
+    /** Enough for every name generated code uses; beyond it, misses are asked again. */
+    private static final int MAX_MISSING = 100_000;
+
+    static {
+      registerAsParallelCapable();
+    }
+
+    private final Set<String> missing = ConcurrentHashMap.newKeySet();
+
+    RememberingLoader(ClassLoader parent) {
+      super(parent);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (missing.contains(name)) {
+        throw new Missing(name);
+      }
+      try {
+        return super.loadClass(name, resolve);
+      } catch (ClassNotFoundException e) {
+        if (missing.size() < MAX_MISSING) {
+          missing.add(name);
+        }
+        throw e;
+      }
+    }
+
+    /** How many names are remembered as missing (for tests). */
+    int missing() {
+      return missing.size();
+    }
+  }
+
+  /** A remembered miss: no stack trace to fill, it is thrown often. */
+  private static final class Missing extends ClassNotFoundException {
+    private static final long serialVersionUID = 1L;
+
+    Missing(String name) {
+      super(name);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
+}
