@@ -96,6 +96,48 @@ public final class FastInsert {
 
   /** Writes every batch row as one change; returns the row count. */
   public long run(FloeSession session, List<Object[]> batch) {
+    Prepared prepared = prepare(session);
+    return LakeWrites.run(prepared.plan(), prepared.rows(batch));
+  }
+
+  /**
+   * Adds every batch row to the files the transaction keeps open for the table, to be staged as one
+   * change when the transaction next needs the table; returns the row count.
+   */
+  public long append(FloeSession session, List<Object[]> batch) {
+    Prepared prepared = prepare(session);
+    return session.append(prepared.plan(), prepared.rows(batch));
+  }
+
+  /** The write of the table as the session sees it, and where each parameter goes in a row. */
+  private record Prepared(WritePlan plan, int[] positions, int width) {
+    /**
+     * The batch rows in table column order (columns left out stay null), all in one array filled
+     * again for each row: the writer assigns its values before it asks for the next row.
+     */
+    Iterator<Object[]> rows(List<Object[]> batch) {
+      Object[] row = new Object[width];
+      return new Iterator<>() {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+          return next < batch.size();
+        }
+
+        @Override
+        public Object[] next() {
+          Object[] params = batch.get(next++);
+          for (int i = 0; i < positions.length; i++) {
+            row[positions[i]] = params[i];
+          }
+          return row;
+        }
+      };
+    }
+  }
+
+  private Prepared prepare(FloeSession session) {
     PinnedTable pinned = session.pin(tablePath);
     List<Types.NestedField> fields = pinned.table().schema().columns();
     int[] positions = new int[columns.isEmpty() ? fields.size() : columns.size()];
@@ -120,28 +162,7 @@ public final class FastInsert {
             sources,
             List.of(),
             Expressions.alwaysTrue());
-    // One array holds each batch row in table column order in turn (columns left out stay null):
-    // the writer assigns its values before it asks for the next row.
-    Object[] row = new Object[fields.size()];
-    Iterator<Object[]> rows =
-        new Iterator<>() {
-          private int next;
-
-          @Override
-          public boolean hasNext() {
-            return next < batch.size();
-          }
-
-          @Override
-          public Object[] next() {
-            Object[] params = batch.get(next++);
-            for (int i = 0; i < positions.length; i++) {
-              row[positions[i]] = params[i];
-            }
-            return row;
-          }
-        };
-    return LakeWrites.run(plan, rows);
+    return new Prepared(plan, positions, fields.size());
   }
 
   private static int columnIndex(List<Types.NestedField> fields, String name, String table) {

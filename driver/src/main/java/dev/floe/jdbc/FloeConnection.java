@@ -305,7 +305,7 @@ public final class FloeConnection extends ForwardingConnection {
       throw SqlErrors.of(FloeError.INVALID_TRANSACTION_STATE, "roll back", "auto-commit is on");
     }
     try (ContextLoader ignored = ContextLoader.enter();
-        FloeSession.Exclusive turn = session.exclusive()) {
+        FloeSession.Exclusive turn = session.exclusiveKeepingAppends()) {
       session.rollback();
     } catch (RuntimeException e) {
       throw SqlErrors.toSql(e);
@@ -395,7 +395,7 @@ public final class FloeConnection extends ForwardingConnection {
       for (FloeStatement statement : open) {
         statement.close();
       }
-      try (FloeSession.Exclusive turn = session.exclusive()) {
+      try (FloeSession.Exclusive turn = session.exclusiveKeepingAppends()) {
         session.close();
       } finally {
         calcite.close();

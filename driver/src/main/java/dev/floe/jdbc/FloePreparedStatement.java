@@ -92,7 +92,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
     }
     try (ContextLoader ignored = ContextLoader.enter();
-        FloeSession.Exclusive turn = connection.session().exclusive()) {
+        FloeSession.Exclusive turn = connection.session().exclusiveKeepingAppends()) {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
       return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
@@ -137,23 +137,23 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
+    if (fast != null) {
+      // A plain INSERT of parameters is written as a one-row batch: the same path, and the
+      // same assignment of each value to its column, as executeBatch.
+      Object[] row = new Object[values.length - 1];
+      for (int i = 1; i < bindings.length; i++) {
+        if (bindings[i] == null) {
+          throw SqlErrors.of(FloeError.PARAMETER_COUNT, "parameter " + i + " is not set");
+        }
+        row[i - 1] = values[i];
+      }
+      write(List.<Object[]>of(row));
+      updated(1);
+      return false;
+    }
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session().exclusive()) {
       closeResult();
-      if (fast != null) {
-        // A plain INSERT of parameters is written as a one-row batch: the same path, and the
-        // same assignment of each value to its column, as executeBatch.
-        Object[] row = new Object[values.length - 1];
-        for (int i = 1; i < bindings.length; i++) {
-          if (bindings[i] == null) {
-            throw SqlErrors.of(FloeError.PARAMETER_COUNT, "parameter " + i + " is not set");
-          }
-          row[i - 1] = values[i];
-        }
-        inOneTransaction(() -> fast.run(session(), List.<Object[]>of(row)));
-        updated(1);
-        return false;
-      }
       return run(
           () -> {
             planAgainIfStale();
@@ -256,7 +256,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         throw SqlErrors.of(
             FloeError.PARAMETER_COUNT, "parameter " + unset + " of a batch entry is not set");
       }
-      inOneTransaction(() -> fast.run(session(), rows));
+      write(rows);
       java.util.Arrays.fill(counts, 1);
       return counts;
     }
@@ -283,6 +283,26 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
           inserts.flush();
         });
     return counts;
+  }
+
+  /**
+   * Writes rows of the plain INSERT: inside a transaction they join the files kept open for the
+   * table until the transaction next needs it; in auto-commit mode they are one commit.
+   */
+  private void write(List<Object[]> rows) throws SQLException {
+    try (ContextLoader ignored = ContextLoader.enter();
+        FloeSession.Exclusive turn = session().exclusiveKeepingAppends()) {
+      if (!session().autoCommit()) {
+        fast.append(session(), rows);
+        return;
+      }
+    } catch (RuntimeException
+        | ExceptionInInitializerError
+        | StackOverflowError
+        | AssertionError e) {
+      throw SqlErrors.toSql(e);
+    }
+    inOneTransaction(() -> fast.run(session(), rows));
   }
 
   /** {@inheritDoc} */

@@ -2,6 +2,7 @@ package dev.floe.txn;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.error.SqlErrors;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.planner.spi.PinnedTable;
@@ -10,10 +11,14 @@ import dev.floe.planner.spi.ScanPlans;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.write.BatchingSession;
 import dev.floe.planner.write.InsertBatch;
+import dev.floe.planner.write.OpenAppend;
+import dev.floe.planner.write.WritePlan;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.storage.LakeTableOperations;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +42,13 @@ import org.apache.iceberg.exceptions.ValidationException;
  * changed table validated first, then published one by one in name order, each as one snapshot.
  * Rollback deletes every file the work wrote.
  *
+ * <p>Inside a transaction, the rows of PreparedStatement batches of a plain INSERT go into files
+ * kept open per table across batches ({@link #append}); they are closed and staged as one change
+ * when the connection's lock is next taken for anything else ({@link #exclusive()}), so no
+ * statement, commit or DDL ever sees the table without them. If writing or closing those files
+ * fails, the rows of the earlier batches are lost with them: the transaction is then aborted, and
+ * everything but a rollback fails until it is rolled back.
+ *
  * <p>Used by one connection, which may be shared by several threads: every statement, batch, commit
  * and rollback runs holding {@link #exclusive()}, so their changes to the transaction's state never
  * interleave (as pgjdbc serialises a connection's work).
@@ -58,6 +70,11 @@ public final class FloeSession implements BatchingSession {
   private final PlanCache planCache = new PlanCache(PlanCache.CAPACITY);
   private final ScanPlans.Shared scanPlans = new ScanPlans.Shared(KEPT_TASKS);
   private InsertBatch insertBatch;
+  private final Map<List<String>, OpenAppend> appends = new LinkedHashMap<>();
+
+  /** Why the transaction is aborted (the table whose open files failed, and how), or null. */
+  private String aborted;
+
   private boolean autoCommit = true;
   private int isolation = Connection.TRANSACTION_REPEATABLE_READ;
 
@@ -82,11 +99,109 @@ public final class FloeSession implements BatchingSession {
 
   /**
    * Takes the session's lock: the calling thread waits while another thread runs a statement,
-   * batch, commit or rollback on the same connection.
+   * batch, commit or rollback on the same connection. Then the open files of INSERT batches are
+   * closed and staged, so what runs next sees the transaction's every row: this is the one place
+   * they are flushed.
+   *
+   * @throws SQLException TRANSACTION_ABORTED when the transaction is aborted, or IO when flushing
+   *     fails (which aborts it); the lock is then not held
    */
-  public Exclusive exclusive() {
+  public Exclusive exclusive() throws SQLException {
+    work.lock();
+    try {
+      checkNotAborted("run the statement");
+      flushAppends();
+    } catch (RuntimeException e) {
+      work.unlock();
+      throw SqlErrors.toSql(e);
+    } catch (Error e) {
+      work.unlock();
+      throw e;
+    }
+    return work::unlock;
+  }
+
+  /**
+   * Takes the session's lock and leaves the open files of INSERT batches open: for what neither
+   * reads nor changes a table's rows (preparing a statement), what adds to them (another batch) and
+   * what gives them up (rollback, close).
+   */
+  public Exclusive exclusiveKeepingAppends() {
     work.lock();
     return work::unlock;
+  }
+
+  /**
+   * Adds a batch of a plain INSERT, inside a transaction, to the files open for its table (opened
+   * now if none are). Its rows are assigned first: a value that cannot be assigned fails the batch
+   * with nothing of it written. Open files of other tables stay open.
+   *
+   * @param rows each row in table column order (an array may be reused between rows)
+   * @return the number of rows added
+   * @throws FloeException IO when writing fails: the transaction is then aborted
+   */
+  public long append(WritePlan plan, Iterator<Object[]> rows) {
+    if (autoCommit) {
+      throw FloeError.INTERNAL.error("an open append in auto-commit mode");
+    }
+    checkNotAborted("insert into " + String.join(".", plan.path()));
+    List<String> key = List.copyOf(plan.path());
+    OpenAppend open = appends.get(key);
+    if (open == null) {
+      open = OpenAppend.open(plan);
+      appends.put(key, open);
+    }
+    try {
+      return open.add(rows);
+    } catch (RuntimeException | Error e) {
+      if (!open.failed()) {
+        throw e;
+      }
+      throw abort(open, e);
+    }
+  }
+
+  /** Closes and stages every table's open files, in the order they were opened. */
+  private void flushAppends() {
+    while (!appends.isEmpty()) {
+      OpenAppend open = appends.values().iterator().next();
+      appends.remove(open.path());
+      try {
+        open.finish();
+      } catch (RuntimeException | Error e) {
+        throw abort(open, e);
+      }
+    }
+  }
+
+  /**
+   * Aborts the transaction after an open append failed: gives up every open file and keeps the
+   * reason, so that everything but a rollback fails from now on.
+   */
+  private RuntimeException abort(OpenAppend failed, Throwable e) {
+    appends.remove(failed.path());
+    failed.abort();
+    appends.values().forEach(OpenAppend::abort);
+    appends.clear();
+    Throwable cause = e instanceof FloeException && e.getCause() != null ? e.getCause() : e;
+    String reason =
+        cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    aborted = failed.name() + " (" + reason + ")";
+    if (e instanceof Error) {
+      throw (Error) e;
+    }
+    return FloeError.IO.error(
+        e,
+        failed.name(),
+        reason
+            + "; the rows of this transaction's INSERT batches into it are lost, and the"
+            + " transaction is aborted: roll it back");
+  }
+
+  private void checkNotAborted(String action) {
+    if (aborted != null) {
+      throw FloeError.TRANSACTION_ABORTED.error(action, aborted);
+    }
   }
 
   /** A table in the transaction: its pinned base and what the transaction changed. */
@@ -306,6 +421,8 @@ public final class FloeSession implements BatchingSession {
    * @throws FloeException COMMIT_CONFLICT (rolled back), or COMMIT_STATE_UNKNOWN (files kept)
    */
   public void commit() {
+    checkNotAborted("commit");
+    flushAppends();
     List<TableState> changed = new ArrayList<>();
     for (TableState state : tables.values()) {
       if (!state.pending.isEmpty()) {
@@ -418,6 +535,9 @@ public final class FloeSession implements BatchingSession {
 
   /** Discards pending work and deletes every file it wrote. */
   public void rollback() {
+    appends.values().forEach(OpenAppend::abort);
+    appends.clear();
+    aborted = null;
     for (TableState state : tables.values()) {
       discardFiles(state);
     }

@@ -59,7 +59,7 @@ class PreparedBatchTest {
     }
     assertThat(lake.resolve("t/metadata/v2.metadata.json")).isRegularFile();
     assertThat(lake.resolve("t/metadata/v3.metadata.json")).doesNotExist();
-    assertThat(dataFiles()).hasSize(2);
+    assertThat(dataFiles()).hasSize(1); // the batches of a transaction share their files
   }
 
   @Test

@@ -79,6 +79,12 @@ public enum FloeError {
   NULL_NOT_ALLOWED("23502", "Cannot write NULL into required column %s"),
   /** An operation not allowed in the current transaction state. */
   INVALID_TRANSACTION_STATE("25000", "Cannot %s: %s"),
+  /**
+   * The transaction was aborted by a failed write whose rows cannot be recovered; only a rollback
+   * ends it.
+   */
+  TRANSACTION_ABORTED(
+      "25000", "Cannot %s: the transaction is aborted since writing to %s failed; roll it back"),
   /** A write on a read-only connection. */
   READ_ONLY("25006", "Cannot %s: the connection is read-only"),
   /** A concurrent change conflicts with this transaction; it was rolled back. */

@@ -1,9 +1,16 @@
 package dev.floe.planner.prepare;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.codehaus.commons.compiler.CompileException;
 import org.codehaus.commons.compiler.ISimpleCompiler;
+import org.codehaus.commons.compiler.util.reflect.ByteArrayClassLoader;
+import org.codehaus.janino.ClassLoaderIClassLoader;
+import org.codehaus.janino.Java;
 import org.codehaus.janino.SimpleCompiler;
+import org.codehaus.janino.UnitCompiler;
 
 /**
  * Janino, as Calcite compiles each statement's generated code with it, with one change: names
@@ -21,14 +28,70 @@ import org.codehaus.janino.SimpleCompiler;
 public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFactory {
   private static volatile RememberingLoader last;
 
+  /** Held while a statement's code compiles against {@link #types}. */
+  private static final Object COMPILING = new Object();
+
+  /** Janino's view of the classes of the loader code was last compiled against. */
+  private static ClassLoaderIClassLoader types;
+
   @Override
   public ISimpleCompiler newSimpleCompiler() {
-    return new SimpleCompiler() {
-      @Override
-      public void setParentClassLoader(ClassLoader parent) {
-        super.setParentClassLoader(parent == null ? null : remembering(parent));
+    return new SharingCompiler();
+  }
+
+  /**
+   * Janino's compiler, except that every compilation against the same parent shares one view of the
+   * parent's classes (Janino's own compiler builds it afresh for each, reflecting again on every
+   * class the code uses, Calcite's large {@code SqlFunctions} among them). The view is not safe for
+   * several threads, so compilations take turns.
+   */
+  private static final class SharingCompiler extends SimpleCompiler {
+    private ClassLoader parent;
+    private Map<String, byte[]> bytecodes;
+    private ClassLoader loader;
+
+    @Override
+    public void setParentClassLoader(ClassLoader parent) {
+      this.parent = parent == null ? null : remembering(parent);
+      super.setParentClassLoader(this.parent);
+    }
+
+    @Override
+    public void cook(Java.AbstractCompilationUnit unit) throws CompileException {
+      if (parent == null) {
+        super.cook(unit);
+        return;
       }
-    };
+      Map<String, byte[]> compiled = new HashMap<>();
+      synchronized (COMPILING) {
+        if (types == null || types.getClassLoader() != parent) {
+          types = new ClassLoaderIClassLoader(parent);
+        }
+        UnitCompiler compiler = new UnitCompiler(unit, types).options(options());
+        compiler.compileUnit(
+            false,
+            false,
+            false,
+            classFile -> compiled.put(classFile.getThisClassName(), classFile.toByteArray()));
+      }
+      bytecodes = compiled;
+    }
+
+    @Override
+    public Map<String, byte[]> getBytecodes() {
+      return bytecodes == null ? super.getBytecodes() : bytecodes;
+    }
+
+    @Override
+    public ClassLoader getClassLoader() {
+      if (bytecodes == null) {
+        return super.getClassLoader();
+      }
+      if (loader == null) {
+        loader = new ByteArrayClassLoader(bytecodes, parent);
+      }
+      return loader;
+    }
   }
 
   /** The remembering loader over {@code parent} (Calcite always passes its own loader). */

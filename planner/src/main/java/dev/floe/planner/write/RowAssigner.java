@@ -31,9 +31,18 @@ final class RowAssigner {
    * its next call: a writer consumes it before then.
    */
   AssignedRow assign(Object[] values) {
+    return fill(row, values);
+  }
+
+  /** The assigned values of {@code values[0..columns)}, in a new row of their own. */
+  AssignedRow assignNew(Object[] values) {
+    return fill(new AssignedRow(columns.length), values);
+  }
+
+  private AssignedRow fill(AssignedRow target, Object[] values) {
     for (int i = 0; i < columns.length; i++) {
-      row.set(i, columns[i].assignInternal(i < values.length ? values[i] : null));
+      target.set(i, columns[i].assignInternal(i < values.length ? values[i] : null));
     }
-    return row;
+    return target;
   }
 }

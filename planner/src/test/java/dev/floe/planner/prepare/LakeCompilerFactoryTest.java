@@ -57,6 +57,36 @@ class LakeCompilerFactoryTest {
     assertThat(((LakeCompilerFactory.RememberingLoader) remembering).missing()).isPositive();
   }
 
+  @Test
+  void aFailedCompilationLeavesTheSharedViewUsableAndThreadsTakeTurns() throws Exception {
+    ClassLoader parent = getClass().getClassLoader();
+    assertThatThrownBy(() -> compile(parent, "public class Gen { int x = no.such.Type.VALUE; }"))
+        .isInstanceOf(org.codehaus.commons.compiler.CompileException.class);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      java.util.List<java.util.concurrent.Future<Object>> results = new java.util.ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        String value = "v" + i;
+        results.add(
+            pool.submit(
+                () ->
+                    compile(
+                        parent,
+                        "public class Gen implements java.util.function.Supplier {\n"
+                            + "  public Object get() { return \""
+                            + value
+                            + "\" + String.valueOf(1); }\n"
+                            + "}\n")));
+      }
+      for (int i = 0; i < results.size(); i++) {
+        assertThat(results.get(i).get()).isEqualTo("v" + i + "1");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static Object compile(ClassLoader parent, String source) throws Exception {
     ISimpleCompiler compiler = new LakeCompilerFactory().newSimpleCompiler();
