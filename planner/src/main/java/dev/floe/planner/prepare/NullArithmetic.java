@@ -10,6 +10,8 @@ import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -54,7 +56,7 @@ final class NullArithmetic implements SqlRexConvertletTable {
   @Override
   public SqlRexConvertlet get(SqlCall call) {
     SqlRexConvertlet standard = StandardConvertletTable.INSTANCE.get(call);
-    if (standard == null || !STRICT.contains(call.getKind())) {
+    if (standard == null || !strict(call.getOperator())) {
       return standard;
     }
     return (cx, sqlCall) -> {
@@ -82,7 +84,15 @@ final class NullArithmetic implements SqlRexConvertletTable {
     if (call.getKind() == SqlKind.CAST) {
       return alwaysNull(call.getOperands().get(0));
     }
-    return STRICT.contains(call.getKind())
+    return strict(call.getOperator())
         && call.getOperands().stream().anyMatch(operand -> RexUtil.isNullLiteral(operand, true));
+  }
+
+  /**
+   * Arithmetic whose result is NULL when any operand is NULL, and {@code ABS}: Calcite types {@code
+   * ABS(NULL)} with the NULL type, which its code generator cannot implement.
+   */
+  private static boolean strict(SqlOperator operator) {
+    return STRICT.contains(operator.getKind()) || operator == SqlStdOperatorTable.ABS;
   }
 }
