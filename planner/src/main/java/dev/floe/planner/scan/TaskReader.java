@@ -224,18 +224,7 @@ final class TaskReader {
     CloseableIterable<ColumnBatch> batches =
         small != null
             ? CloseableIterable.withNoopClose(small)
-            : read(task, requested, residual)
-                .recordsPerBatch(BatchReader.BATCH_ROWS)
-                .createBatchedReaderFunc(
-                    fileSchema -> {
-                      created[0] =
-                          BatchReader.create(requested, fileSchema, constants).intoVectors();
-                      if (stats != null && created[0].decodes()) {
-                        created[0].onRowGroup(stats::rowGroupRead);
-                      }
-                      return created[0];
-                    })
-                .build();
+            : batched(task, requested, residual, constants, true, created);
     try (batches;
         CloseableIterator<ColumnBatch> iterator = batches.iterator()) {
       if (created[0] != null && !created[0].decodes()) {
@@ -321,13 +310,7 @@ final class TaskReader {
     List<ColumnBatch> copies = new ArrayList<>();
     // the whole file, no row group skipped: the residual is applied to the kept rows every time
     try (CloseableIterable<ColumnBatch> batches =
-            read(task, requested, Expressions.alwaysTrue())
-                .recordsPerBatch(BatchReader.BATCH_ROWS)
-                .createBatchedReaderFunc(
-                    fileSchema ->
-                        created[0] =
-                            BatchReader.create(requested, fileSchema, constants).intoVectors())
-                .build();
+            batched(task, requested, Expressions.alwaysTrue(), constants, true, created);
         CloseableIterator<ColumnBatch> iterator = batches.iterator()) {
       if (created[0] != null && !created[0].decodes()) {
         return null;
@@ -337,6 +320,32 @@ final class TaskReader {
       }
     }
     return SmallFiles.keep(key, copies);
+  }
+
+  /**
+   * Iceberg's reader of a task's split in batches decoded by {@link BatchReader} (into primitive
+   * vectors when {@code vectors}); once the file is open, {@code created[0]} is the decoder, which
+   * says whether it decodes the file. Row groups read are recorded in the scan's stats.
+   */
+  private CloseableIterable<ColumnBatch> batched(
+      FileScanTask task,
+      Schema requested,
+      Expression residual,
+      Map<Integer, ?> constants,
+      boolean vectors,
+      BatchReader[] created) {
+    return read(task, requested, residual)
+        .recordsPerBatch(BatchReader.BATCH_ROWS)
+        .createBatchedReaderFunc(
+            fileSchema -> {
+              BatchReader reader = BatchReader.create(requested, fileSchema, constants);
+              created[0] = vectors ? reader.intoVectors() : reader;
+              if (stats != null && created[0].decodes()) {
+                created[0].onRowGroup(stats::rowGroupRead);
+              }
+              return created[0];
+            })
+        .build();
   }
 
   /** Iceberg's reader of a task's split, projected and with row groups skipped by the residual. */
@@ -410,17 +419,7 @@ final class TaskReader {
       }
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
-          read(task, requested, residual)
-              .recordsPerBatch(BatchReader.BATCH_ROWS)
-              .createBatchedReaderFunc(
-                  fileSchema -> {
-                    created[0] = BatchReader.create(requested, fileSchema, constants);
-                    if (stats != null && created[0].decodes()) {
-                      created[0].onRowGroup(stats::rowGroupRead);
-                    }
-                    return created[0];
-                  })
-              .build();
+          batched(task, requested, residual, constants, false, created);
       opened.add(batches);
       CloseableIterator<ColumnBatch> iterator = batches.iterator();
       if (created[0] != null && !created[0].decodes()) {
