@@ -41,7 +41,13 @@ final class GroupTable implements TaskReader.RowSink {
 
   private final Map<Object, Integer> byKey;
   private final PrimitiveGroups byBits;
-  private int[] groupOf = new int[BatchReader.BATCH_ROWS];
+
+  /**
+   * Each row's group number, for the batch at hand; allocated by the first batch, since a table
+   * answered from a file's statistics (one a file, for a correlated subquery once per outer row)
+   * never reads one.
+   */
+  private int[] groupOf = new int[0];
 
   /**
    * An empty table.
@@ -149,7 +155,7 @@ final class GroupTable implements TaskReader.RowSink {
       return;
     }
     if (groupOf.length < count) {
-      groupOf = new int[count];
+      groupOf = new int[Math.max(count, BatchReader.BATCH_ROWS)];
     }
     if (byBits != null) {
       primitiveGroups(columns[groups[0]], rows, count);
