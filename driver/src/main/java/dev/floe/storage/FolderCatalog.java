@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
@@ -114,9 +115,14 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   @Override
   public List<String> tableNames(List<String> schemaPath) {
+    return tableNames(schemaPath, name -> true);
+  }
+
+  @Override
+  public List<String> tableNames(List<String> schemaPath, Predicate<String> named) {
     String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
-    for (String child : store.childFolders(folder)) {
+    for (String child : store.childFolders(folder, named)) {
       if (store.isTable(folder + "/" + child)) {
         names.add(child);
       }
@@ -126,12 +132,17 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   @Override
   public List<String> schemaNames(List<String> schemaPath) {
+    return schemaNames(schemaPath, name -> true);
+  }
+
+  @Override
+  public List<String> schemaNames(List<String> schemaPath, Predicate<String> named) {
     String folder = tableLocation(schemaPath);
     List<String> names = new ArrayList<>();
     if (store.isTable(folder)) {
       return names;
     }
-    for (String child : store.childFolders(folder)) {
+    for (String child : store.childFolders(folder, named)) {
       String location = folder + "/" + child;
       if (!store.isTable(location) && holdsTable(location, MAX_DEPTH)) {
         names.add(child);

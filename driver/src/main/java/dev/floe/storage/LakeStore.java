@@ -1,6 +1,7 @@
 package dev.floe.storage;
 
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -24,6 +25,14 @@ public interface LakeStore extends AutoCloseable {
 
   /** The names of the folders directly in a folder, without hidden ones ({@code .x}), sorted. */
   List<String> childFolders(String folder);
+
+  /**
+   * As {@link #childFolders(String)}, only the names {@code named} accepts; a store that must
+   * examine each entry to know whether it is a folder examines only those.
+   */
+  default List<String> childFolders(String folder, Predicate<String> named) {
+    return childFolders(folder).stream().filter(named).toList();
+  }
 
   /** Whether a folder holds an Iceberg table ({@code metadata/} with a version or the hint). */
   boolean isTable(String folder);

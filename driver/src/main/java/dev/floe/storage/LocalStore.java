@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** A lake in a local folder. Thread-safe. */
@@ -38,12 +39,19 @@ public final class LocalStore implements LakeStore {
    */
   @Override
   public List<String> childFolders(String folder) {
+    return childFolders(folder, name -> true);
+  }
+
+  /** Reads the folder's entry names only; the entries named are then checked to be folders. */
+  @Override
+  public List<String> childFolders(String folder, Predicate<String> named) {
     Path path = LocalFileIO.toPath(folder);
     if (!Files.isDirectory(path) || !io.sandbox().contains(path)) {
       return List.of();
     }
     try (Stream<Path> list = Files.list(path)) {
       return list.filter(p -> !p.getFileName().toString().startsWith("."))
+          .filter(p -> named.test(p.getFileName().toString()))
           .filter(Files::isDirectory)
           .filter(p -> !Files.isSymbolicLink(p) || io.sandbox().contains(p))
           .map(p -> p.getFileName().toString())

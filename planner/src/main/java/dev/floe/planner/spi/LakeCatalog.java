@@ -2,6 +2,7 @@ package dev.floe.planner.spi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -22,8 +23,21 @@ public interface LakeCatalog {
   /** The names of the tables directly under a schema path. */
   List<String> tableNames(List<String> schemaPath);
 
+  /**
+   * The names of the tables directly under a schema path that {@code named} accepts: what name
+   * resolution asks for, at a cost that does not grow with the number of tables beside them.
+   */
+  default List<String> tableNames(List<String> schemaPath, Predicate<String> named) {
+    return tableNames(schemaPath).stream().filter(named).toList();
+  }
+
   /** The names of the folders directly under a schema path that hold tables further down. */
   List<String> schemaNames(List<String> schemaPath);
+
+  /** As {@link #schemaNames(List)}, only the names {@code named} accepts, the others unexamined. */
+  default List<String> schemaNames(List<String> schemaPath, Predicate<String> named) {
+    return schemaNames(schemaPath).stream().filter(named).toList();
+  }
 
   /**
    * The names of every folder directly under a path (tables, schemas and plain folders), without

@@ -48,6 +48,11 @@ public final class TableNames {
       return new Part(text, false);
     }
 
+    /** Whether a folder name is this part: exactly when quoted, ignoring case when not. */
+    public boolean spells(String name) {
+      return quoted ? name.equals(text) : name.equalsIgnoreCase(text);
+    }
+
     @Override
     public String toString() {
       return quoted ? '"' + text.replace("\"", "\"\"") + '"' : text;
@@ -98,7 +103,8 @@ public final class TableNames {
     for (List<String> base : bases(currentSchema)) {
       List<String> schema = schemaFrom(base, name.subList(0, name.size() - 1));
       if (schema != null) {
-        String table = match(catalog.tableNames(schema), name.get(name.size() - 1), schema);
+        Part last = name.get(name.size() - 1);
+        String table = match(catalog.tableNames(schema, last::spells), last, schema);
         if (table != null) {
           return append(schema, table);
         }
@@ -120,7 +126,8 @@ public final class TableNames {
   private @Nullable List<String> findSchema(List<Part> name) {
     if (name.size() == 1
         && matchesDefault(name.get(0))
-        && match(catalog.schemaNames(List.of()), name.get(0), List.of()) == null) {
+        && match(catalog.schemaNames(List.of(), name.get(0)::spells), name.get(0), List.of())
+            == null) {
       return List.of();
     }
     return schemaFrom(List.of(), name);
@@ -234,11 +241,12 @@ public final class TableNames {
     if (base.isEmpty()
         && !rest.isEmpty()
         && matchesDefault(rest.get(0))
-        && match(catalog.schemaNames(List.of()), rest.get(0), List.of()) == null) {
+        && match(catalog.schemaNames(List.of(), rest.get(0)::spells), rest.get(0), List.of())
+            == null) {
       rest = rest.subList(1, rest.size());
     }
     for (Part part : rest) {
-      String folder = match(catalog.schemaNames(path), part, path);
+      String folder = match(catalog.schemaNames(path, part::spells), part, path);
       if (folder != null) {
         path.add(folder);
         continue;
@@ -247,7 +255,8 @@ public final class TableNames {
         return null;
       }
       for (String piece : part.text().split("\\.", -1)) {
-        String nested = match(catalog.schemaNames(path), new Part(piece, part.quoted()), path);
+        Part nestedPart = new Part(piece, part.quoted());
+        String nested = match(catalog.schemaNames(path, nestedPart::spells), nestedPart, path);
         if (nested == null) {
           return null;
         }
@@ -279,12 +288,9 @@ public final class TableNames {
    * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches several
    */
   private @Nullable String match(List<String> names, Part part, List<String> where) {
-    if (part.quoted()) {
-      return names.contains(part.text()) ? part.text() : null;
-    }
     List<String> matches = new ArrayList<>();
     for (String name : names) {
-      if (name.equalsIgnoreCase(part.text())) {
+      if (part.spells(name)) {
         matches.add(name);
       }
     }
