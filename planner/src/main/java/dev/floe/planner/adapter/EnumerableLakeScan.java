@@ -143,9 +143,9 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
    * For a result scan ({@link #asResult}), the object that the code generated from {@link
    * #implement} would compile to: its {@code bind} calls {@link LakeScan#results} (or {@link
    * LakeScan#scalarResults}) with this scan's spec, and its element type is the generated one. A
-   * plan that is this scan alone needs neither code generation nor a compiler (a fresh JVM's first
-   * query spends about 0.1 s on them). Null for any other scan, and for a row type whose Java class
-   * Calcite would generate.
+   * plan that is this scan alone needs neither code generation nor a Janino compilation, which a
+   * fresh JVM's first query pays for before its first row. Null for any other scan, and for a row
+   * type whose Java class Calcite would generate.
    */
   public @Nullable Bindable<Object> resultBindable() {
     if (!result) {
