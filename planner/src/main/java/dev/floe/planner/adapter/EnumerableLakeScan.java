@@ -2,13 +2,17 @@ package dev.floe.planner.adapter;
 
 import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
+import java.lang.reflect.Type;
 import java.util.List;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.Blocks;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -23,6 +27,9 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Typed;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The Enumerable implementation of a {@link LakeTableScan}: generated code calls {@link
@@ -111,14 +118,8 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
 
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // Calcite holds a one-column row as the bare value, never as a one-element array.
     boolean scalar = getRowType().getFieldCount() == 1;
-    PhysType physType =
-        PhysTypeImpl.of(
-            implementor.getTypeFactory(),
-            getRowType(),
-            scalar ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
-            false);
+    PhysType physType = physType(implementor.getTypeFactory());
     Expression spec = implementor.stash(scan.spec(), LakeScanSpec.class);
     Expression enumerable =
         Expressions.call(
@@ -127,6 +128,60 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
             implementor.getRootExpression(),
             spec);
     return implementor.result(physType, Blocks.toBlock(enumerable));
+  }
+
+  /** Calcite holds a one-column row as the bare value, never as a one-element array. */
+  private PhysType physType(JavaTypeFactory typeFactory) {
+    return PhysTypeImpl.of(
+        typeFactory,
+        getRowType(),
+        getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY,
+        false);
+  }
+
+  /**
+   * For a result scan ({@link #asResult}), the object that the code generated from {@link
+   * #implement} would compile to: its {@code bind} calls {@link LakeScan#results} (or {@link
+   * LakeScan#scalarResults}) with this scan's spec, and its element type is the generated one. A
+   * plan that is this scan alone needs neither code generation nor a Janino compilation, which a
+   * fresh JVM's first query pays for before its first row. Null for any other scan, and for a row
+   * type whose Java class Calcite would generate.
+   */
+  public @Nullable Bindable<Object> resultBindable() {
+    if (!result) {
+      return null;
+    }
+    Type rowClass = physType((JavaTypeFactory) getCluster().getTypeFactory()).getJavaRowType();
+    if (!(rowClass instanceof Class)) {
+      return null;
+    }
+    return new ResultBindable(scan.spec(), (Class<?>) rowClass, getRowType().getFieldCount() == 1);
+  }
+
+  /** The rows of a result scan, bound to a statement's data context. */
+  private static final class ResultBindable implements Bindable<Object>, Typed {
+    private final LakeScanSpec spec;
+    private final Class<?> elementType;
+    private final boolean scalar;
+
+    ResultBindable(LakeScanSpec spec, Class<?> elementType, boolean scalar) {
+      this.spec = spec;
+      this.elementType = elementType;
+      this.scalar = scalar;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Enumerable<Object> bind(DataContext root) {
+      return scalar
+          ? LakeScan.scalarResults(root, spec)
+          : (Enumerable<Object>) (Enumerable<?>) LakeScan.results(root, spec);
+    }
+
+    @Override
+    public Type getElementType() {
+      return elementType;
+    }
   }
 
   /** The converter rule. */

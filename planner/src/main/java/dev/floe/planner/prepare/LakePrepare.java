@@ -27,7 +27,6 @@ import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -38,7 +37,6 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalTableModify;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
@@ -225,9 +223,8 @@ public class LakePrepare extends CalcitePrepareImpl {
       planner.addRelTraitDef(org.apache.calcite.rel.RelCollationTraitDef.INSTANCE);
     }
     planner.setTopDownOpt(prepareContext.config().topDownOpt());
-    RelOptUtil.registerDefaultRules(
+    DefaultRules.register(
         planner, prepareContext.config().materializationsEnabled(), enableBindable);
-    SemiJoinRules.replaceIn(planner);
     return planner;
   }
 
@@ -324,7 +321,7 @@ public class LakePrepare extends CalcitePrepareImpl {
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
               .addRuleCollection(
                   List.of(
-                      CoreRules.PROJECT_REMOVE,
+                      DefaultRules.PROJECT_REMOVE,
                       LakeRules.FILTER_SCAN,
                       LakeRules.PROJECT_SCAN,
                       LakeRules.LIMIT_SCAN))
@@ -333,7 +330,7 @@ public class LakePrepare extends CalcitePrepareImpl {
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
               .addRuleCollection(
                   List.of(
-                      CoreRules.PROJECT_REMOVE,
+                      DefaultRules.PROJECT_REMOVE,
                       LakeRules.PROJECT_SCAN,
                       LakeRules.AGGREGATE_SCAN,
                       LakeRules.AGGREGATE_PROJECT_SCAN))
@@ -341,6 +338,16 @@ public class LakePrepare extends CalcitePrepareImpl {
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);
       return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+    }
+
+    /** Calcite's standard program, built without the rules it does not run. */
+    @Override
+    protected org.apache.calcite.tools.Program getProgram() {
+      org.apache.calcite.util.Holder<org.apache.calcite.tools.@Nullable Program> holder =
+          org.apache.calcite.util.Holder.empty();
+      org.apache.calcite.runtime.Hook.PROGRAM.run(holder);
+      org.apache.calcite.tools.Program program = holder.get();
+      return program != null ? program : StandardProgram.INSTANCE;
     }
 
     /** An EXPLAIN describes the snapshot it was planned on: its plan is never kept. */
@@ -365,8 +372,47 @@ public class LakePrepare extends CalcitePrepareImpl {
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
         // A plain scan whose rows are the result: the result set may read its column batches.
         rel = scan.asResult();
+        org.apache.calcite.runtime.Bindable<Object> bindable =
+            ((dev.floe.planner.adapter.EnumerableLakeScan) rel).resultBindable();
+        if (bindable != null) {
+          return implementResult(root.withRel(rel), bindable);
+        }
       }
       return super.implement(root.withRel(rel));
+    }
+
+    /**
+     * As Calcite's {@link #implement} for a plan whose rows are a result scan's, with the object
+     * the scan's generated code would compile to ({@link
+     * dev.floe.planner.adapter.EnumerableLakeScan#resultBindable}) instead of generating it.
+     */
+    private PreparedResult implementResult(
+        RelRoot root, org.apache.calcite.runtime.Bindable<Object> bindable) {
+      org.apache.calcite.runtime.Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
+      return new PreparedResultImpl(
+          root.rel.getRowType(),
+          java.util.Objects.requireNonNull(parameterRowType, "parameterRowType"),
+          java.util.Objects.requireNonNull(fieldOrigins, "fieldOrigins"),
+          root.collation.getFieldCollations().isEmpty() ? List.of() : List.of(root.collation),
+          root.rel,
+          mapTableModOp(false, root.kind),
+          false) {
+        @Override
+        public String getCode() {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public org.apache.calcite.runtime.Bindable<Object> getBindable(
+            org.apache.calcite.avatica.Meta.CursorFactory cursorFactory) {
+          return bindable;
+        }
+
+        @Override
+        public Type getElementType() {
+          return ((org.apache.calcite.runtime.Typed) bindable).getElementType();
+        }
+      };
     }
   }
 

@@ -1,13 +1,11 @@
 package dev.floe.planner.prepare;
 
-import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.SemiJoinRule;
 
 /**
@@ -43,13 +41,6 @@ final class SemiJoinRules {
                                               .anyInputs())))
           .as(SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.class)
           .toRule();
-
-  /** Puts the sound rules in the place of Calcite's in a planner that has Calcite's defaults. */
-  static void replaceIn(RelOptPlanner planner) {
-    planner.removeRule(CoreRules.PROJECT_TO_SEMI_JOIN);
-    planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
-    planner.addRule(PROJECT_TO_SEMI_JOIN);
-  }
 
   private static boolean innerOrLeft(Join join) {
     return join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.LEFT;

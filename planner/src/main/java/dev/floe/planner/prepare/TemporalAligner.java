@@ -52,27 +52,37 @@ import org.apache.calcite.util.TimestampString;
  * the millisecond and that is not made exact here is refused (0A000).
  */
 final class TemporalAligner extends RexShuttle {
-  private static final SqlUserDefinedFunction FLOOR_DIV =
-      function("FLOE_FLOOR_DIV", "floorDiv", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction PARSE =
-      function("FLOE_PARSE_TIMESTAMP", "parseTimestamp", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction FIT_BINARY =
-      function("FLOE_FIT_BINARY", "fitBinary", ReturnTypes.ARG0);
-  private static final SqlUserDefinedFunction FORMAT =
-      function("FLOE_FORMAT_TIMESTAMP", "formatTimestamp", ReturnTypes.VARCHAR_2000_NULLABLE);
-  private static final SqlUserDefinedFunction FLOOR_MOD =
-      function("FLOE_FLOOR_MOD", "floorMod", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction PARSE_TIME =
-      function("FLOE_PARSE_TIME", "parseTime", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction FORMAT_TIME =
-      function("FLOE_FORMAT_TIME", "formatTime", ReturnTypes.VARCHAR_2000_NULLABLE);
-  private static final SqlUserDefinedFunction CEIL_DIV =
-      function("FLOE_CEIL_DIV", "ceilDiv", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction TRUNC_DIV =
-      function("FLOE_TRUNC_DIV", "truncDiv", ReturnTypes.BIGINT_NULLABLE);
-  private static final SqlUserDefinedFunction SUBTRACT_MONTHS =
-      function("FLOE_SUBTRACT_MONTHS", "subtractMonths", ReturnTypes.INTEGER_NULLABLE);
   private static final long SECONDS_PER_DAY = 86_400L;
+
+  /**
+   * Floe's exact runtime functions, created when a plan first needs one: creating them initializes
+   * Calcite's table of operator implementations, which a plan without temporal arithmetic (a plain
+   * scan) never needs before its first row.
+   */
+  private static final class Functions {
+    static final SqlUserDefinedFunction FLOOR_DIV =
+        function("FLOE_FLOOR_DIV", "floorDiv", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction PARSE =
+        function("FLOE_PARSE_TIMESTAMP", "parseTimestamp", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction FIT_BINARY =
+        function("FLOE_FIT_BINARY", "fitBinary", ReturnTypes.ARG0);
+    static final SqlUserDefinedFunction FORMAT =
+        function("FLOE_FORMAT_TIMESTAMP", "formatTimestamp", ReturnTypes.VARCHAR_2000_NULLABLE);
+    static final SqlUserDefinedFunction FLOOR_MOD =
+        function("FLOE_FLOOR_MOD", "floorMod", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction PARSE_TIME =
+        function("FLOE_PARSE_TIME", "parseTime", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction FORMAT_TIME =
+        function("FLOE_FORMAT_TIME", "formatTime", ReturnTypes.VARCHAR_2000_NULLABLE);
+    static final SqlUserDefinedFunction CEIL_DIV =
+        function("FLOE_CEIL_DIV", "ceilDiv", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction TRUNC_DIV =
+        function("FLOE_TRUNC_DIV", "truncDiv", ReturnTypes.BIGINT_NULLABLE);
+    static final SqlUserDefinedFunction SUBTRACT_MONTHS =
+        function("FLOE_SUBTRACT_MONTHS", "subtractMonths", ReturnTypes.INTEGER_NULLABLE);
+
+    private Functions() {}
+  }
 
   private final RexBuilder rex;
   private final RelDataTypeFactory types;
@@ -239,7 +249,7 @@ final class TemporalAligner extends RexShuttle {
       scaled =
           rex.makeCall(
               bigint(number.getType().isNullable()),
-              FLOOR_DIV,
+              Functions.FLOOR_DIV,
               List.of(number, rex.makeBigintLiteral(BigDecimal.valueOf(from / to))));
     }
     return scaled;
@@ -248,7 +258,7 @@ final class TemporalAligner extends RexShuttle {
   private RexNode floorMod(RexNode number, long divisor) {
     return rex.makeCall(
         bigint(number.getType().isNullable()),
-        FLOOR_MOD,
+        Functions.FLOOR_MOD,
         List.of(number, rex.makeBigintLiteral(BigDecimal.valueOf(divisor))));
   }
 
@@ -312,16 +322,16 @@ final class TemporalAligner extends RexShuttle {
     }
     RexCall call = changed ? original.clone(original.getType(), operands) : original;
     if (call.getOperator() == SqlStdOperatorTable.REINTERPRET
-        || call.getOperator() == FLOOR_DIV
-        || call.getOperator() == PARSE
-        || call.getOperator() == FIT_BINARY
-        || call.getOperator() == FORMAT
-        || call.getOperator() == FLOOR_MOD
-        || call.getOperator() == PARSE_TIME
-        || call.getOperator() == FORMAT_TIME
-        || call.getOperator() == CEIL_DIV
-        || call.getOperator() == TRUNC_DIV
-        || call.getOperator() == SUBTRACT_MONTHS) {
+        || call.getOperator() == Functions.FLOOR_DIV
+        || call.getOperator() == Functions.PARSE
+        || call.getOperator() == Functions.FIT_BINARY
+        || call.getOperator() == Functions.FORMAT
+        || call.getOperator() == Functions.FLOOR_MOD
+        || call.getOperator() == Functions.PARSE_TIME
+        || call.getOperator() == Functions.FORMAT_TIME
+        || call.getOperator() == Functions.CEIL_DIV
+        || call.getOperator() == Functions.TRUNC_DIV
+        || call.getOperator() == Functions.SUBTRACT_MONTHS) {
       return call;
     }
     switch (call.getKind()) {
@@ -453,7 +463,7 @@ final class TemporalAligner extends RexShuttle {
       // Calcite would cut a longer value to the length; a fixed-length column refuses it.
       return rex.makeCall(
           target,
-          FIT_BINARY,
+          Functions.FIT_BINARY,
           List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision()))));
     }
     if (!isFine(source) && !isFine(target)) {
@@ -471,7 +481,7 @@ final class TemporalAligner extends RexShuttle {
           target,
           rex.makeCall(
               bigint(target.isNullable()),
-              isTime(target) ? PARSE_TIME : PARSE,
+              isTime(target) ? Functions.PARSE_TIME : Functions.PARSE,
               List.of(operand, rex.makeExactLiteral(BigDecimal.valueOf(target.getPrecision())))));
     }
     if (isTemporal(source) && isTemporal(target)) {
@@ -490,7 +500,7 @@ final class TemporalAligner extends RexShuttle {
           rex.makeCall(
               types.createTypeWithNullability(
                   types.createSqlType(SqlTypeName.VARCHAR), source.isNullable()),
-              FORMAT_TIME,
+              Functions.FORMAT_TIME,
               List.of(
                   asBigint(operand),
                   rex.makeExactLiteral(BigDecimal.valueOf(source.getPrecision())))),
@@ -505,7 +515,7 @@ final class TemporalAligner extends RexShuttle {
           rex.makeCall(
               types.createTypeWithNullability(
                   types.createSqlType(SqlTypeName.VARCHAR), source.isNullable()),
-              FORMAT,
+              Functions.FORMAT,
               List.of(
                   asBigint(operand),
                   rex.makeExactLiteral(BigDecimal.valueOf(source.getPrecision())))),
@@ -522,7 +532,7 @@ final class TemporalAligner extends RexShuttle {
    */
   private RexNode betweenKinds(RexNode operand, RelDataType target) {
     RelDataType source = operand.getType();
-    RexNode seconds = divide(asBigint(operand), unit(source), FLOOR_DIV);
+    RexNode seconds = divide(asBigint(operand), unit(source), Functions.FLOOR_DIV);
     RexNode wholeMillis = reinterpret(withPrecision(source, 3), multiply(seconds, 1000));
     RexNode cast = rex.makeCast(withPrecision(target, 3), wholeMillis, true, false);
     RexNode fraction = floorMod(asBigint(operand), unit(source));
@@ -545,7 +555,7 @@ final class TemporalAligner extends RexShuttle {
       return e;
     }
     long step = digits / perSecond;
-    return reinterpret(target, multiply(divide(asBigint(e), step, FLOOR_DIV), step));
+    return reinterpret(target, multiply(divide(asBigint(e), step, Functions.FLOOR_DIV), step));
   }
 
   private static boolean isDayTimeIntervalArithmetic(RexCall call) {
@@ -661,7 +671,7 @@ final class TemporalAligner extends RexShuttle {
       RexNode months =
           rex.makeCall(
               types.createTypeWithNullability(types.createSqlType(SqlTypeName.INTEGER), nullable),
-              SUBTRACT_MONTHS,
+              Functions.SUBTRACT_MONTHS,
               List.of(
                   numbers.get(0),
                   numbers.get(1),
@@ -669,7 +679,7 @@ final class TemporalAligner extends RexShuttle {
       return reinterpret(call.getType(), months);
     }
     RexNode units = rex.makeCall(SqlStdOperatorTable.MINUS, numbers.get(0), numbers.get(1));
-    return reinterpret(call.getType(), divide(units, finest / 1000, TRUNC_DIV));
+    return reinterpret(call.getType(), divide(units, finest / 1000, Functions.TRUNC_DIV));
   }
 
   /**
@@ -696,7 +706,7 @@ final class TemporalAligner extends RexShuttle {
           fraction =
               perSecond >= unit
                   ? multiply(fraction, perSecond / unit)
-                  : divide(fraction, unit / perSecond, FLOOR_DIV);
+                  : divide(fraction, unit / perSecond, Functions.FLOOR_DIV);
           result =
               plus(
                   multiply(
@@ -707,7 +717,8 @@ final class TemporalAligner extends RexShuttle {
       case EPOCH:
         result =
             call.clone(
-                call.getType(), List.of(call.getOperands().get(0), toMillis(operand, TRUNC_DIV)));
+                call.getType(),
+                List.of(call.getOperands().get(0), toMillis(operand, Functions.TRUNC_DIV)));
         break;
       default:
         result = call.clone(call.getType(), List.of(call.getOperands().get(0), toMillis(operand)));
@@ -724,7 +735,8 @@ final class TemporalAligner extends RexShuttle {
   private RexNode round(RexCall call) {
     RexNode operand = call.getOperands().get(0);
     TimeUnitRange field = (TimeUnitRange) ((RexLiteral) call.getOperands().get(1)).getValue();
-    SqlUserDefinedFunction rounding = call.getKind() == SqlKind.CEIL ? CEIL_DIV : FLOOR_DIV;
+    SqlUserDefinedFunction rounding =
+        call.getKind() == SqlKind.CEIL ? Functions.CEIL_DIV : Functions.FLOOR_DIV;
     long unit = unit(operand.getType());
     if (field == TimeUnitRange.MICROSECOND || field == TimeUnitRange.NANOSECOND) {
       long step = field == TimeUnitRange.MICROSECOND ? Math.max(1, unit / 1_000_000L) : 1;
