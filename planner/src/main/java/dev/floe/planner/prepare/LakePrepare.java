@@ -343,6 +343,15 @@ public class LakePrepare extends CalcitePrepareImpl {
       return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
     }
 
+    /**
+     * Calcite's standard program, with the join order of a query joining many tables chosen by a
+     * heuristic before Volcano ({@link JoinOrder}).
+     */
+    @Override
+    protected org.apache.calcite.tools.Program getProgram() {
+      return JoinOrder.program();
+    }
+
     /** An EXPLAIN describes the snapshot it was planned on: its plan is never kept. */
     @Override
     protected PreparedResult createPreparedExplanation(
