@@ -340,7 +340,10 @@ public class LakePrepare extends CalcitePrepareImpl {
       return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
     }
 
-    /** Calcite's standard program, built without the rules it does not run. */
+    /**
+     * Calcite's standard program, built without the rules it does not run, with the join order of a
+     * query joining many tables chosen by a heuristic before Volcano ({@link JoinOrder}).
+     */
     @Override
     protected org.apache.calcite.tools.Program getProgram() {
       org.apache.calcite.util.Holder<org.apache.calcite.tools.@Nullable Program> holder =

@@ -31,9 +31,10 @@ import org.apache.calcite.tools.RelBuilder;
 /**
  * Calcite's standard program ({@code Programs.standard()}, which {@code Prepare.optimize} runs),
  * phase for phase, with the rules of {@link DefaultRules}: sub-queries to correlates,
- * decorrelation, measures (only for a plan that has one), field trimming, the cost-based planner,
- * then filters and projects to calcs. Calcite's {@code Programs} builds every rule of {@code
- * CoreRules} when first touched; this program builds only the rules it runs.
+ * decorrelation, measures (only for a plan that has one), field trimming, the cost-based planner
+ * (after {@link JoinOrder} has ordered the joins of a query that joins many tables), then filters
+ * and projects to calcs. Calcite's {@code Programs} builds every rule of {@code CoreRules} when
+ * first touched; this program builds only the rules it runs.
  */
 final class StandardProgram implements Program {
   static final StandardProgram INSTANCE = new StandardProgram();
@@ -107,6 +108,11 @@ final class StandardProgram implements Program {
       RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
+    RelNode ordered = JoinOrder.ordered(rel, planner);
+    if (ordered != null) {
+      JoinOrder.withoutReordering(planner);
+      rel = ordered;
+    }
     for (RelOptMaterialization materialization : materializations) {
       planner.addMaterialization(materialization);
     }
