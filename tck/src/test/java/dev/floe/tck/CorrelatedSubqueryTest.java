@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,18 +110,6 @@ class CorrelatedSubqueryTest {
   }
 
   private static List<String> rows(String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> values = new ArrayList<>();
-        for (int i = 1; i <= columns; i++) {
-          values.add(String.valueOf(rs.getString(i)));
-        }
-        rows.add(String.join(" ", values));
-      }
-    }
-    return rows;
+    return Sql.lines(connection, sql);
   }
 }

@@ -40,6 +40,23 @@ final class Sql {
     }
   }
 
+  /** Every row of a query, its columns read with getString and joined by a space ("null"). */
+  static List<String> lines(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      List<String> rows = new ArrayList<>();
+      while (rs.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) {
+          values.add(String.valueOf(rs.getString(i)));
+        }
+        rows.add(String.join(" ", values));
+      }
+      return rows;
+    }
+  }
+
   /** The whole text of {@code EXPLAIN PLAN FOR} a query. */
   static String explain(Connection connection, String sql) throws SQLException {
     return String.join("\n", column(connection, "EXPLAIN PLAN FOR " + sql));
