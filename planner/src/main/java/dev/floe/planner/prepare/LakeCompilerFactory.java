@@ -62,6 +62,19 @@ public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFacto
         super.cook(unit);
         return;
       }
+      Java.AbstractCompilationUnit lean = LeanEnumerables.lean(unit);
+      if (lean != null) {
+        try {
+          bytecodes = compile(lean);
+          return;
+        } catch (CompileException e) {
+          // Compiled as written below, which reports the error if it is in the code itself.
+        }
+      }
+      bytecodes = compile(unit);
+    }
+
+    private Map<String, byte[]> compile(Java.AbstractCompilationUnit unit) throws CompileException {
       Map<String, byte[]> compiled = new HashMap<>();
       synchronized (COMPILING) {
         if (types == null || types.getClassLoader() != parent) {
@@ -74,7 +87,7 @@ public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFacto
             false,
             classFile -> compiled.put(classFile.getThisClassName(), classFile.toByteArray()));
       }
-      bytecodes = compiled;
+      return compiled;
     }
 
     @Override

@@ -48,6 +48,14 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   /** Up to this many data manifests, a scan is planned on the statement's own thread. */
   private static final int SERIAL_PLANNING_MANIFESTS = 8;
 
+  /**
+   * The most bytes of local files a scan reads on the statement's own thread: below this, handing
+   * the files to workers and waiting for their batches costs more than reading them (a correlated
+   * subquery scanning a table of single-row files once per outer row spent more time waiting for
+   * its workers than reading).
+   */
+  static final long SERIAL_BYTES = 256L << 10;
+
   private final DataContext root;
   private final LakeScanSpec spec;
 
@@ -226,13 +234,41 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
-    int workers = Math.min(spec.session().scanParallelism(), tasks.size());
+    int workers = workers(spec, tasks);
     Enumerator<Object[]> rows =
         workers <= 1
             ? new SerialEnumerator(reader, tasks, spec.limit(), cancel)
             : new ParallelEnumerator(
                 reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
     return stats == null ? rows : new Watched(rows, stats);
+  }
+
+  /**
+   * How many workers read {@code tasks}: the session's scan parallelism, at most one per task, and
+   * none (the statement's thread reads) when the tasks are local files of at most {@link
+   * #SERIAL_BYTES} together. Files in an object store are always read by workers, which wait for
+   * the store in parallel.
+   */
+  static int workers(LakeScanSpec spec, List<? extends FileScanTask> tasks) {
+    int workers = Math.min(spec.session().scanParallelism(), tasks.size());
+    if (workers <= 1) {
+      return workers;
+    }
+    long bytes = 0;
+    for (FileScanTask task : tasks) {
+      String location = task.file().location();
+      if (!location.startsWith("/") && !location.startsWith("file:")) {
+        return workers;
+      }
+      bytes += task.length();
+      for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
+        bytes += delete.fileSizeInBytes();
+      }
+      if (bytes > SERIAL_BYTES) {
+        return workers;
+      }
+    }
+    return 1;
   }
 
   /** Lets {@code reader} find columns by the table's name mapping in files without field ids. */

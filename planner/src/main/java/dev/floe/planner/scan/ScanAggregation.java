@@ -116,7 +116,7 @@ final class ScanAggregation {
     LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
     long start = System.nanoTime();
     try {
-      int workers = Math.min(spec.session().scanParallelism(), toRead.size());
+      int workers = LakeScan.workers(spec, toRead);
       GroupTable total = null;
       if (workers > 1) {
         total =
