@@ -9,6 +9,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingStatement;
 import dev.floe.jdbc.meta.FloeDatabaseMetaData;
+import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.scan.ColumnarScan;
@@ -159,7 +160,9 @@ class FloeStatement extends ForwardingStatement {
         return false;
       }
       connection.rememberCalciteText(sql);
-      return run(() -> calcite.execute(sql));
+      try (FloeParser.Offer offered = FloeParser.offerParsed(sql, node)) {
+        return run(() -> calcite.execute(sql));
+      }
     }
   }
 

@@ -66,6 +66,53 @@ public final class FloeParser {
           Pattern.CASE_INSENSITIVE);
 
   /**
+   * The statement {@link #parse} made last on this thread, until Calcite takes it or it is let go.
+   */
+  private static final ThreadLocal<Parsed> PARSED = new ThreadLocal<>();
+
+  /** A statement's text and the tree {@link #parse} made of it. */
+  private record Parsed(String sql, SqlNode node) {}
+
+  /**
+   * Offers the tree {@link #parse} made of {@code sql} to this thread's next parse of the same text
+   * by Calcite ({@link #takeParsed}), which then need not parse it again. Closing withdraws the
+   * offer, taken or not.
+   */
+  public static Offer offerParsed(String sql, SqlNode node) {
+    PARSED.set(new Parsed(sql, node));
+    return PARSED::remove;
+  }
+
+  /** An offer of {@link #offerParsed}, withdrawn when closed. */
+  public interface Offer extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * The tree offered for {@code sql} on this thread, once: the first parse of that text takes it,
+   * and a later one (the tree is changed as it is validated) parses afresh. Null when none is
+   * offered or {@code config} is not {@link #CONFIG}'s settings, with which the tree was parsed.
+   */
+  public static SqlNode takeParsed(String sql, SqlParser.Config config) {
+    Parsed parsed = PARSED.get();
+    if (parsed == null || !parsed.sql.equals(sql)) {
+      return null;
+    }
+    PARSED.remove();
+    boolean same =
+        config.quoting() == CONFIG.quoting()
+            && config.quotedCasing() == CONFIG.quotedCasing()
+            && config.unquotedCasing() == CONFIG.unquotedCasing()
+            && config.caseSensitive() == CONFIG.caseSensitive()
+            && config.conformance() == CONFIG.conformance()
+            && config.identifierMaxLength() == CONFIG.identifierMaxLength()
+            && config.charLiteralStyles().equals(CONFIG.charLiteralStyles())
+            && config.parserFactory() == CONFIG.parserFactory();
+    return same ? parsed.node : null;
+  }
+
+  /**
    * Parses one statement; a trailing semicolon is allowed.
    *
    * @throws FloeException 42000 with the line, column and expected tokens

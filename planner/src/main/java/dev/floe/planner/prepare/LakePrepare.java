@@ -69,6 +69,36 @@ public class LakePrepare extends CalcitePrepareImpl {
   }
 
   /**
+   * Calcite's parser of a statement's text, or, when Floe has just parsed the same text with the
+   * same settings to see whether it is one of its own statements ({@link FloeParser#takeParsed}), a
+   * parser that hands over that tree instead of parsing the text a second time.
+   */
+  @Override
+  protected SqlParser createParser(String sql, SqlParser.Config parserConfig) {
+    SqlNode parsed = FloeParser.takeParsed(sql, parserConfig);
+    if (parsed == null) {
+      return super.createParser(sql, parserConfig);
+    }
+    return SqlParser.create(
+        sql, parserConfig.withParserFactory(reader -> new AlreadyParsed(reader, parsed)));
+  }
+
+  /** Floe's parser, whose statement is one parsed before. */
+  private static final class AlreadyParsed extends dev.floe.planner.parser.FloeSqlParserImpl {
+    private final SqlNode parsed;
+
+    AlreadyParsed(java.io.Reader reader, SqlNode parsed) {
+      super(reader);
+      this.parsed = parsed;
+    }
+
+    @Override
+    public SqlNode parseSqlStmtEof() {
+      return parsed;
+    }
+  }
+
+  /**
    * As Calcite's, but a column holding a TIME finer than milliseconds (a {@code long}, see {@link
    * dev.floe.planner.type.LakeJavaTypeFactory}) is described to Avatica as a number: its cursor
    * refuses a {@code long} TIME, and reads a number as is, which Floe's getters convert exactly.

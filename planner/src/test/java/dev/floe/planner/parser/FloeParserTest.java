@@ -456,4 +456,24 @@ class FloeParserTest {
       assertThat(FloeParser.parse(sql)).as(sql).isNotNull();
     }
   }
+
+  @Test
+  void anOfferedTreeIsTakenOnceForTheSameTextAndSettingsOnly() {
+    String sql = "SELECT a FROM t";
+    org.apache.calcite.sql.SqlNode node = FloeParser.parse(sql);
+    try (FloeParser.Offer offer = FloeParser.offerParsed(sql, node)) {
+      assertThat(FloeParser.takeParsed("SELECT b FROM t", FloeParser.CONFIG)).isNull();
+      assertThat(FloeParser.takeParsed(sql, FloeParser.CONFIG)).isSameAs(node);
+      assertThat(FloeParser.takeParsed(sql, FloeParser.CONFIG)).as("taken once").isNull();
+    }
+    try (FloeParser.Offer offer = FloeParser.offerParsed(sql, node)) {
+      org.apache.calcite.sql.parser.SqlParser.Config other =
+          FloeParser.CONFIG.withCaseSensitive(true);
+      assertThat(FloeParser.takeParsed(sql, other)).as("parsed with other settings").isNull();
+    }
+    try (FloeParser.Offer offer = FloeParser.offerParsed(sql, node)) {
+      // withdrawn when closed
+    }
+    assertThat(FloeParser.takeParsed(sql, FloeParser.CONFIG)).isNull();
+  }
 }

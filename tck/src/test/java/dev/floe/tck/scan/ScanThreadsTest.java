@@ -66,7 +66,7 @@ class ScanThreadsTest {
     long withText = 40_000 - (40_000 + 96) / 97;
     for (String query : QUERIES) {
       String sql = String.format(query, "big", "s", "row ");
-      Set<String> threads = readingThreads(lake.resolve("big"), sql, withText, "");
+      Set<String> threads = readingThreads(lake.resolve("big"), sql, withText, "?scanThreads=2");
       assertThat(threads).as(sql).isNotEmpty().allMatch(t -> t.startsWith("floe-scan"));
       Set<String> one = readingThreads(lake.resolve("big"), sql, withText, "?scanThreads=1");
       assertThat(one).as(sql).containsExactly(Thread.currentThread().getName());
