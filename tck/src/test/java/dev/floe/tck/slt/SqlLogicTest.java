@@ -36,7 +36,7 @@ class SqlLogicTest {
   /** The files every build runs besides {@code test/evidence/}. */
   private static final List<String> CORE = List.of("test/select1.test");
 
-  /** The files of the {@code slt} profile: about 54,000 queries. */
+  /** The files of the {@code slt} profile: about 41,000 queries. */
   private static final List<String> MORE =
       List.of(
           "test/select3.test",
