@@ -67,8 +67,10 @@ public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFacto
         try {
           bytecodes = compile(lean);
           return;
-        } catch (CompileException e) {
-          // Compiled as written below, which reports the error if it is in the code itself.
+        } catch (CompileException | RuntimeException | StackOverflowError e) {
+          // Compiled as written below, which reports the error if it is in the code itself (a
+          // method grown past 64 KiB by the calls the rewrite adds is one Janino reports as an
+          // InternalCompilerException).
         }
       }
       bytecodes = compile(unit);

@@ -6,7 +6,6 @@ import dev.floe.error.FloeException;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -55,6 +54,13 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
    * its workers than reading).
    */
   static final long SERIAL_BYTES = 256L << 10;
+
+  /**
+   * The most rows (as the files' metadata counts them) a scan reads on the statement's own thread:
+   * a few small files compress many repeated values into few bytes, and the statement's thread
+   * checks for a cancel only between the rows it hands on, which a filter may drop.
+   */
+  static final long SERIAL_ROWS = 1L << 16;
 
   private final DataContext root;
   private final LakeScanSpec spec;
@@ -246,8 +252,8 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   /**
    * How many workers read {@code tasks}: the session's scan parallelism, at most one per task, and
    * none (the statement's thread reads) when the tasks are local files of at most {@link
-   * #SERIAL_BYTES} together. Files in an object store are always read by workers, which wait for
-   * the store in parallel.
+   * #SERIAL_BYTES} and {@link #SERIAL_ROWS} rows together. Files in an object store are always read
+   * by workers, which wait for the store in parallel.
    */
   static int workers(LakeScanSpec spec, List<? extends FileScanTask> tasks) {
     int workers = Math.min(spec.session().scanParallelism(), tasks.size());
@@ -255,16 +261,19 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       return workers;
     }
     long bytes = 0;
+    long rows = 0;
     for (FileScanTask task : tasks) {
       String location = task.file().location();
       if (!location.startsWith("/") && !location.startsWith("file:")) {
         return workers;
       }
       bytes += task.length();
+      rows += task.file().recordCount();
       for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
         bytes += delete.fileSizeInBytes();
+        rows += delete.recordCount();
       }
-      if (bytes > SERIAL_BYTES) {
+      if (bytes > SERIAL_BYTES || rows > SERIAL_ROWS) {
         return workers;
       }
     }
@@ -428,8 +437,11 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           boolean has;
           try {
             has = rows.hasNext();
-          } catch (RuntimeException e) {
-            throw Failures.translate(e, tasks.get(next - 1), reader.io());
+          } catch (RuntimeException | Error e) {
+            // As a worker does: the failing file is closed at once, the failure names it.
+            RuntimeException failure = Failures.translate(e, tasks.get(next - 1), reader.io());
+            closeQuietly();
+            throw failure;
           }
           if (has) {
             current = rows.next();
@@ -448,8 +460,10 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         try {
           open = reader.open(task);
           rows = open.iterator();
-        } catch (RuntimeException e) {
-          throw Failures.translate(e, task, reader.io());
+        } catch (RuntimeException | Error e) {
+          RuntimeException failure = Failures.translate(e, task, reader.io());
+          closeQuietly();
+          throw failure;
         }
       }
     }
@@ -460,10 +474,19 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           open.close();
         }
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw Failures.translate(e, tasks.get(next - 1), reader.io());
       } finally {
         open = null;
         rows = null;
+      }
+    }
+
+    /** Closes the open file after a failure, which is the one reported. */
+    private void closeQuietly() {
+      try {
+        closeOpen();
+      } catch (RuntimeException suppressed) {
+        // the read's failure is reported
       }
     }
 

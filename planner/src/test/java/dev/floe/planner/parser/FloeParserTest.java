@@ -475,5 +475,10 @@ class FloeParserTest {
       // withdrawn when closed
     }
     assertThat(FloeParser.takeParsed(sql, FloeParser.CONFIG)).isNull();
+    // A trailing semicolon Floe's statement list accepts is left to Calcite's own parse.
+    String semicolon = sql + ";";
+    try (FloeParser.Offer offer = FloeParser.offerParsed(semicolon, FloeParser.parse(semicolon))) {
+      assertThat(FloeParser.takeParsed(semicolon, FloeParser.CONFIG)).isNull();
+    }
   }
 }

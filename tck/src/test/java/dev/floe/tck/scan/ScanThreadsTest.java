@@ -56,6 +56,40 @@ class ScanThreadsTest {
   }
 
   @Test
+  void aDamagedSmallFileReadOnTheStatementsThreadIsReportedByName() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:floe:" + lake + "?create=true");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE hurt (id BIGINT, name VARCHAR)");
+      for (int i = 0; i < 4; i++) {
+        s.executeUpdate("INSERT INTO hurt VALUES (" + i + ", 'n" + i + "')");
+      }
+    }
+    Path damaged;
+    try (var files = Files.list(lake.resolve("hurt").resolve("data"))) {
+      damaged = files.filter(f -> f.toString().endsWith(".parquet")).sorted().findFirst().get();
+    }
+    Files.write(damaged, new byte[] {1, 2, 3});
+    try (Connection c = DriverManager.getConnection("jdbc:floe:" + lake);
+        Statement s = c.createStatement()) {
+      String sql = "SELECT count(*) FROM hurt a JOIN hurt b ON a.id = b.id WHERE b.name LIKE 'n%'";
+      java.sql.SQLException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              java.sql.SQLException.class,
+              () -> {
+                try (ResultSet rs = s.executeQuery(sql)) {
+                  rs.next();
+                }
+              });
+      assertThat(e.getSQLState()).isEqualTo("58030");
+      assertThat(e.getMessage()).contains(damaged.getFileName().toString());
+      // The connection goes on: the other files still answer.
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM hurt WHERE id < 0")) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void largerTablesAreReadByTheScanWorkers() throws Exception {
     BigTable.Written written = BigTable.write(lake.resolve("big"), 40_000, 4);
     long dataBytes;
