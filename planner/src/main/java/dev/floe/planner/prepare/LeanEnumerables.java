@@ -38,6 +38,8 @@ public final class LeanEnumerables {
 
   private static final String[] THIS_CLASS = LeanEnumerables.class.getName().split("\\.");
 
+  private static final String[] ENUMERATOR = Enumerator.class.getName().split("\\.");
+
   private LeanEnumerables() {}
 
   /** The body of an enumerable's {@code enumerator()} method. */
@@ -117,7 +119,7 @@ public final class LeanEnumerables {
         || method.formalParameters.parameters.length != 0
         || method.isStatic()
         || !(method.type instanceof Java.ReferenceType returned)
-        || !Arrays.equals(returned.identifiers, Enumerator.class.getName().split("\\."))) {
+        || !Arrays.equals(returned.identifiers, ENUMERATOR)) {
       return false;
     }
     SelfReferences self = new SelfReferences();

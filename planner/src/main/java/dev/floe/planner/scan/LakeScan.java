@@ -263,8 +263,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     long bytes = 0;
     long rows = 0;
     for (FileScanTask task : tasks) {
-      String location = task.file().location();
-      if (!location.startsWith("/") && !location.startsWith("file:")) {
+      if (!SmallFiles.isLocal(task.file().location())) {
         return workers;
       }
       bytes += task.length();

@@ -71,8 +71,12 @@ final class SmallFiles {
       }
     }
     String location = task.file().location();
-    boolean local = location.startsWith("/") || location.startsWith("file:");
-    return new Key(location, size, rows, requested.asStruct(), local ? null : io);
+    return new Key(location, size, rows, requested.asStruct(), isLocal(location) ? null : io);
+  }
+
+  /** Whether a file's location is on the local file system rather than in an object store. */
+  static boolean isLocal(String location) {
+    return location.startsWith("/") || location.startsWith("file:");
   }
 
   /** Whether a task reads every row group of its file (a split starts at its first row group). */
