@@ -19,6 +19,7 @@ import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
+import dev.floe.storage.FolderCatalog;
 import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -298,25 +299,43 @@ public final class Ddl {
   private void drop(SqlDropLakeTable drop) throws SQLException {
     List<String> path = existingPath(drop.name);
     if (path == null || !catalog().tableExists(path)) {
+      names().checkNotMetadataTable(connection.schemaPath(), parts(drop.name), "drop");
       if (drop.ifExists) {
         return;
       }
       throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
     }
     checkNoPendingChange(path, "drop");
-    List<String> left = session().folders().drop(path, drop.purge);
+    FolderCatalog.Dropped dropped = session().folders().drop(path, drop.purge);
+    List<String> said = new ArrayList<>();
+    List<String> left = dropped.outside();
     if (!left.isEmpty()) {
+      said.add(
+          "leaving "
+              + left.size()
+              + " referenced files outside its folder in place (Floe deletes only the files under"
+              + " a table's own folder): "
+              + String.join(", ", left.subList(0, Math.min(5, left.size())))
+              + (left.size() > 5 ? ", ..." : ""));
+    }
+    if (!dropped.why().isEmpty()) {
+      List<String> kept = dropped.kept();
+      said.add(
+          dropped.why()
+              + (kept.isEmpty()
+                  ? ""
+                  : ": "
+                      + String.join(", ", kept.subList(0, Math.min(5, kept.size())))
+                      + (kept.size() > 5 ? ", ..." : "")));
+    }
+    if (dropped.unlisted()) {
+      said.add("its metadata could not be read to list the files it references outside its folder");
+    }
+    if (!said.isEmpty()) {
       warning =
           new SQLWarning(
               FloeError.WARNING.format(
-                  "Dropped table "
-                      + String.join(".", path)
-                      + ", leaving "
-                      + left.size()
-                      + " referenced files outside the lake root in place (Floe never deletes"
-                      + " outside it): "
-                      + String.join(", ", left.subList(0, Math.min(5, left.size())))
-                      + (left.size() > 5 ? ", ..." : "")),
+                  "Dropped table " + String.join(".", path) + ", " + String.join("; ", said)),
               FloeError.WARNING.sqlState());
     }
   }
@@ -329,10 +348,7 @@ public final class Ddl {
   }
 
   private void alter(SqlAlterLakeTable alter) throws SQLException {
-    List<String> path = existingPath(alter.name);
-    if (path == null || !catalog().tableExists(path)) {
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(alter.name));
-    }
+    List<String> path = names().tableToChange(connection.schemaPath(), parts(alter.name), "alter");
     checkNoPendingChange(path, "alter");
     Table table = catalog().loadTable(path);
     UpdateSchema update = table.updateSchema();

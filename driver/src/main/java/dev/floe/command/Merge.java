@@ -110,7 +110,7 @@ final class Merge {
   }
 
   long run() throws SQLException {
-    List<String> path = etl.tablePath(target);
+    List<String> path = etl.tablePath(target, "merge into");
     String name = String.join(".", path);
     FloeSession session = etl.connection().session();
     session.checkWritable(path);

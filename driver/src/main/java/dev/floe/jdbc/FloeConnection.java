@@ -6,6 +6,7 @@ import dev.floe.command.Etl;
 import dev.floe.command.Maintenance;
 import dev.floe.config.ContextLoader;
 import dev.floe.config.FloeProperty;
+import dev.floe.config.Quantities;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingConnection;
@@ -118,14 +119,10 @@ public final class FloeConnection extends ForwardingConnection {
 
   /** Table maintenance, with the connection's minimum retention. */
   Maintenance maintenance() throws SQLException {
+    // Checked at connect (FloeProperty.validate): a duration that fits.
     String text = FloeProperty.MAINTENANCE_MIN_RETENTION.in(properties);
-    java.time.Duration minRetention = Maintenance.parseDuration(text);
-    if (minRetention == null) {
-      throw SqlErrors.of(
-          FloeError.INVALID_PROPERTY,
-          FloeProperty.MAINTENANCE_MIN_RETENTION.key() + "=" + text,
-          "it is not a duration such as 7d, 12h, 30m or 0s");
-    }
+    java.time.Duration minRetention =
+        Quantities.duration(FloeProperty.MAINTENANCE_MIN_RETENTION.key(), text);
     return new Maintenance(commands, minRetention);
   }
 
@@ -207,6 +204,20 @@ public final class FloeConnection extends ForwardingConnection {
     checkOpen();
     downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
     return prepareStatement(sql);
+  }
+
+  /** A holdability other than ResultSet's two is refused (HY024). */
+  @Override
+  public void setHoldability(int holdability) throws SQLException {
+    checkOpen();
+    if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT
+        && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the holdability to " + holdability,
+          "it is neither ResultSet.HOLD_CURSORS_OVER_COMMIT nor CLOSE_CURSORS_AT_COMMIT");
+    }
+    super.setHoldability(holdability);
   }
 
   private void downgrade(int type, int concurrency, int holdability) {

@@ -470,6 +470,25 @@ final class FloeResultSet extends ForwardingResultSet {
     return failure;
   }
 
+  /** A negative fetch size is refused (HY024), as JDBC asks; any other is a hint. */
+  @Override
+  public void setFetchSize(int rows) throws SQLException {
+    checkOpen();
+    if (rows < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
+    }
+    super.setFetchSize(rows);
+  }
+
+  /** A direction other than ResultSet's three is refused (HY024); any of them is a hint. */
+  @Override
+  public void setFetchDirection(int direction) throws SQLException {
+    checkOpen();
+    FloeStatement.checkFetchDirection(direction);
+    super.setFetchDirection(direction);
+  }
+
   private void checkOpen() throws SQLException {
     if (closed) {
       throw SqlErrors.of(FloeError.CLOSED, "result set");

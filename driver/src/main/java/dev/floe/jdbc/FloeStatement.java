@@ -491,6 +491,59 @@ class FloeStatement extends ForwardingStatement {
     return ((FloeDatabaseMetaData) connection.getMetaData()).generatedKeys();
   }
 
+  /** A negative limit is refused (HY024), as JDBC asks. */
+  @Override
+  public void setMaxRows(int max) throws SQLException {
+    checkOpen();
+    if (max < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "limit rows to " + max, "the limit is negative");
+    }
+    super.setMaxRows(max);
+  }
+
+  /** A negative fetch size is refused (HY024), as JDBC asks; any other is a hint. */
+  @Override
+  public void setFetchSize(int rows) throws SQLException {
+    checkOpen();
+    if (rows < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
+    }
+    super.setFetchSize(rows);
+  }
+
+  /** A direction other than ResultSet's three is refused (HY024); any of them is a hint. */
+  @Override
+  public void setFetchDirection(int direction) throws SQLException {
+    checkOpen();
+    checkFetchDirection(direction);
+    super.setFetchDirection(direction);
+  }
+
+  /** Refuses a fetch direction that is none of ResultSet's three (HY024). */
+  static void checkFetchDirection(int direction) throws SQLException {
+    if (direction != java.sql.ResultSet.FETCH_FORWARD
+        && direction != java.sql.ResultSet.FETCH_REVERSE
+        && direction != java.sql.ResultSet.FETCH_UNKNOWN) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the fetch direction to " + direction,
+          "it is none of ResultSet.FETCH_FORWARD, FETCH_REVERSE and FETCH_UNKNOWN");
+    }
+  }
+
+  /** A negative timeout is refused (HY024), as JDBC asks. */
+  @Override
+  public void setQueryTimeout(int seconds) throws SQLException {
+    checkOpen();
+    if (seconds < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the query timeout to " + seconds, "it is negative");
+    }
+    super.setQueryTimeout(seconds);
+  }
+
   /** As {@link #setMaxRows(int)}; limits above {@code Integer.MAX_VALUE} mean no limit. */
   @Override
   public void setLargeMaxRows(long max) throws SQLException {

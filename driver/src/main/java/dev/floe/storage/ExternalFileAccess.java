@@ -44,23 +44,7 @@ final class ExternalFileAccess implements ExternalFiles {
       throw FloeError.NOT_SUPPORTED.error(
           "reading " + pattern + ": read_parquet and read_csv read local files only");
     }
-    Path path;
-    try {
-      String local = pattern.regionMatches(true, 0, "file:", 0, 5) ? pattern.substring(5) : pattern;
-      while (local.startsWith("//")) {
-        local = local.substring(1);
-      }
-      path = Path.of(local);
-      if (!path.isAbsolute()) {
-        if (sandbox == null) {
-          throw FloeError.IO.error(
-              pattern, "a relative path is read from the lake root, and this lake is no folder");
-        }
-        path = sandbox.root().resolve(path);
-      }
-    } catch (InvalidPathException e) {
-      throw FloeError.IO.error(e, pattern, "it is not a valid path: " + e.getReason());
-    }
+    Path path = absolute(pattern);
     if (!hasGlob(pattern)) {
       Path file = path.normalize();
       checkAccess(pattern, file);
@@ -73,12 +57,46 @@ final class ExternalFileAccess implements ExternalFiles {
     return globbed(pattern, path);
   }
 
+  @Override
+  public String searched(String pattern) {
+    Path path = absolute(pattern);
+    return (hasGlob(pattern) ? base(path) : path.normalize()).toString();
+  }
+
+  /** The absolute local path a path or glob spells; a relative one from the lake root. */
+  private Path absolute(String pattern) {
+    try {
+      String local = pattern.regionMatches(true, 0, "file:", 0, 5) ? pattern.substring(5) : pattern;
+      while (local.startsWith("//")) {
+        local = local.substring(1);
+      }
+      Path path = Path.of(local);
+      if (!path.isAbsolute()) {
+        if (sandbox == null) {
+          throw FloeError.IO.error(
+              pattern, "a relative path is read from the lake root, and this lake is no folder");
+        }
+        path = sandbox.root().resolve(path);
+      }
+      return path;
+    } catch (InvalidPathException e) {
+      throw FloeError.IO.error(e, pattern, "it is not a valid path: " + e.getReason());
+    }
+  }
+
+  /** The longest folder of an absolute glob before its first wildcard. */
+  private static Path base(Path absolute) {
+    String text = absolute.toString().replace('\\', '/');
+    int slash = text.lastIndexOf('/', firstGlob(text));
+    return Path.of(slash <= 0 ? "/" : text.substring(0, slash)).normalize();
+  }
+
   /** The files under the longest glob-free folder of a pattern that match it. */
   private List<String> globbed(String pattern, Path absolute) {
     String text = absolute.toString().replace('\\', '/');
     int firstGlob = firstGlob(text);
     int slash = text.lastIndexOf('/', firstGlob);
-    Path base = Path.of(slash <= 0 ? "/" : text.substring(0, slash)).normalize();
+    Path base = base(absolute);
     checkAccess(pattern, base);
     PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + text);
     List<String> files = new ArrayList<>();

@@ -47,6 +47,12 @@ public enum FloeError {
   COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
   /** A file or folder a statement would create, write or delete outside the lake root. */
   OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
+  /**
+   * A file a statement would take into a table, or a place it would send a table's files, that
+   * belongs to another table (its folder, any table's {@code metadata/}), or a place that holds
+   * whole tables.
+   */
+  NOT_OWNED("42602", "Cannot %s: %s"),
   /** The SQL text does not parse. */
   SYNTAX("42000", "Cannot parse SQL: %s"),
   /** CREATE TABLE of a table that exists. */
@@ -55,6 +61,8 @@ public enum FloeError {
   TABLE_NOT_FOUND("42S02", "Cannot find table %s"),
   /** A snapshot, branch, tag or point in time a table does not have (time travel). */
   TABLE_VERSION_NOT_FOUND("42S02", "Cannot find %s of table %s: %s"),
+  /** A write, DDL or procedure on a metadata table ({@code t$snapshots}), which is read-only. */
+  METADATA_TABLE_READ_ONLY("42809", "Cannot %s %s: it is a metadata table, which is read-only"),
   /** A metadata table ({@code t$snapshots}) that does not exist. */
   METADATA_TABLE_NOT_FOUND("42S02", "Cannot find metadata table %s: %s"),
   /** A schema that is not there. */
@@ -69,10 +77,14 @@ public enum FloeError {
   PROCEDURE("42000", "Cannot run %s: %s"),
   /** A string too long for its column. */
   STRING_TOO_LONG("22001", "Cannot assign value to %s: %s"),
+  /** A procedure argument or connection value too large for its kind (a duration, a size). */
+  ARGUMENT_OUT_OF_RANGE("22003", "Cannot use %s: %s"),
   /** A number out of range for its column. */
   NUMERIC_OUT_OF_RANGE("22003", "Cannot assign value to %s: %s"),
   /** A datetime literal or value that is not valid. */
   INVALID_DATETIME("22007", "Cannot read datetime value %s: %s"),
+  /** A datetime whose field is out of its range (the year 99999). */
+  DATETIME_OVERFLOW("22008", "Cannot read datetime value %s: %s"),
   /** A character value that cannot be cast to the target type. */
   INVALID_CAST("22018", "Cannot cast %s: %s"),
   /** NULL assigned to a required column. */

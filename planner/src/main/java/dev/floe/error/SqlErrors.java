@@ -31,6 +31,9 @@ public final class SqlErrors {
   private static final Pattern ILLEGAL_DATETIME =
       Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
+  private static final Pattern DATETIME_FIELD =
+      Pattern.compile("(?:Year|Month|Day|Hour|Minute|Second) out of range: \\[");
+
   private static final Pattern CLASS_CAST =
       Pattern.compile("class ([\\w.$]+) cannot be cast to class ([\\w.$]+)");
 
@@ -170,6 +173,25 @@ public final class SqlErrors {
     Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
     if (notFound != null) {
       return create(FloeError.IO.sqlState(), "Cannot read file: " + notFound.getMessage(), failure);
+    }
+    Throwable unreadable = find(failure, java.io.UncheckedIOException.class);
+    if (unreadable != null) {
+      // Iceberg's RuntimeIOException: a manifest list or manifest that cannot be opened or read,
+      // named in its message ("Failed to open file: ...").
+      return create(
+          FloeError.IO.sqlState(),
+          "Cannot read or write file: " + unreadable.getMessage() + statement(failure),
+          failure);
+    }
+    IllegalArgumentException outOfRange = find(failure, IllegalArgumentException.class);
+    if (outOfRange != null
+        && DATETIME_FIELD.matcher(String.valueOf(outOfRange.getMessage())).lookingAt()) {
+      // Calcite's DateString and TimestampString refuse a field beyond its range (the year 99999).
+      return create(
+          FloeError.DATETIME_OVERFLOW.sqlState(),
+          FloeError.DATETIME_OVERFLOW.format(
+              "in " + statement(failure).replaceFirst("^ in: ", ""), outOfRange.getMessage()),
+          failure);
     }
     Throwable arithmetic = find(failure, ArithmeticException.class);
     if (arithmetic != null) {

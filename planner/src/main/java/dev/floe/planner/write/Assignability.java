@@ -6,10 +6,11 @@ import java.util.Set;
 
 /**
  * Which SQL types a value may be assigned from, by standard SQL's rules for storing a value into a
- * column: numbers never become dates, times, timestamps or booleans, and booleans never become
- * numbers or datetimes, however the value arrives (literal, expression, parameter, batch). The same
- * rule is applied when a statement is planned and again when each value is written. Types are named
- * as Calcite's {@code SqlTypeName} names them.
+ * column: numbers never become dates, times, timestamps or booleans, booleans never become numbers
+ * or datetimes, and dates, times and timestamps never become numbers or booleans, however the value
+ * arrives (literal, expression, parameter, batch). The same rule is applied when a statement is
+ * planned and again when each value is written. Types are named as Calcite's {@code SqlTypeName}
+ * names them.
  */
 public final class Assignability {
   private static final Set<String> NUMERIC =
@@ -43,7 +44,8 @@ public final class Assignability {
     String to = target.toUpperCase(Locale.ROOT);
     boolean refused =
         (NUMERIC.contains(from) && (DATETIME.contains(to) || to.equals("BOOLEAN")))
-            || (from.equals("BOOLEAN") && (NUMERIC.contains(to) || DATETIME.contains(to)));
+            || (from.equals("BOOLEAN") && (NUMERIC.contains(to) || DATETIME.contains(to)))
+            || (DATETIME.contains(from) && (NUMERIC.contains(to) || to.equals("BOOLEAN")));
     if (refused) {
       throw FloeError.DATATYPE_MISMATCH.error(
           column,
