@@ -10,6 +10,7 @@ import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.type.DatetimeLiterals;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.txn.FloeSession;
 import java.io.IOException;
@@ -312,6 +313,7 @@ public final class Etl {
     Type.TypeID type = field.type().typeId();
     SqlTypeName kind = literal.getTypeName();
     if (literal instanceof SqlUnknownLiteral) {
+      DatetimeLiterals.checkRange(literal);
       // DATE '...' and TIMESTAMP '...' are typed only by validation; their tag says which.
       kind = SqlTypeName.get(((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT));
       if (kind == null) {

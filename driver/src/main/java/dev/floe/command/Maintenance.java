@@ -6,6 +6,7 @@ import dev.floe.error.SqlErrors;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.type.DatetimeLiterals;
 import dev.floe.storage.FileOwnership;
 import dev.floe.storage.FolderCatalog;
 import dev.floe.txn.FloeSession;
@@ -444,6 +445,7 @@ public final class Maintenance {
   /** A TIMESTAMP literal as epoch milliseconds, read in the session's time zone. */
   private Long timestamp(SqlNode node) {
     if (node instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("TIMESTAMP")) {
+      DatetimeLiterals.checkRange(unknown);
       try {
         node = unknown.resolve(SqlTypeName.TIMESTAMP);
       } catch (RuntimeException e) {

@@ -220,7 +220,41 @@ public final class FloeConnection extends ForwardingConnection {
     super.setHoldability(holdability);
   }
 
-  private void downgrade(int type, int concurrency, int holdability) {
+  /** A negative timeout is refused (HY024), as JDBC asks. */
+  @Override
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds)
+      throws SQLException {
+    checkOpen();
+    if (milliseconds < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the network timeout to " + milliseconds + " ms",
+          "it is negative");
+    }
+    super.setNetworkTimeout(executor, milliseconds);
+  }
+
+  /**
+   * Refuses a result set type, concurrency or holdability that is none of ResultSet's constants
+   * (HY024); a valid one Floe does not make is downgraded with a warning.
+   */
+  private void downgrade(int type, int concurrency, int holdability) throws SQLException {
+    if (type != ResultSet.TYPE_FORWARD_ONLY
+            && type != ResultSet.TYPE_SCROLL_INSENSITIVE
+            && type != ResultSet.TYPE_SCROLL_SENSITIVE
+        || concurrency != ResultSet.CONCUR_READ_ONLY && concurrency != ResultSet.CONCUR_UPDATABLE
+        || holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT
+            && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "make a statement of result set type "
+              + type
+              + ", concurrency "
+              + concurrency
+              + " and holdability "
+              + holdability,
+          "each must be one of ResultSet's constants for it");
+    }
     if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
       warn(
           "Floe's result sets are forward-only and read-only; the statement makes such result sets");

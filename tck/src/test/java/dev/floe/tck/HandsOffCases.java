@@ -513,6 +513,137 @@ final class HandsOffCases {
                             + "/link/../dp')",
                         "INSERT INTO dp VALUES (1)"))
             .fails("42602", "write.data.path"));
+    cases.add(
+        own("add_files of <outside>/other/data/<file>, a table folder outside the lake")
+            .setup(THIEF)
+            .setup(
+                l -> {
+                  Schema schema = new Schema(NestedField.optional(1, "a", IntegerType.get()));
+                  ReferenceWriter.append(
+                      ReferenceWriter.create(
+                          l.outside.resolve("other"), schema, PartitionSpec.unpartitioned(), 2),
+                      ReferenceWriter.record(schema, 5));
+                })
+            .attack(
+                l -> {
+                  Path file;
+                  try (Stream<Path> walk = Files.walk(l.outside.resolve("other").resolve("data"))) {
+                    file =
+                        walk.filter(p -> p.toString().endsWith(".parquet"))
+                            .findFirst()
+                            .orElseThrow();
+                  }
+                  l.sql("ALTER TABLE thief EXECUTE add_files(location => '" + file + "')");
+                })
+            .fails("42602", "other", "folder of the table"));
+    cases.add(
+        own("add_files of a file of s.victim, a table in a schema")
+            .setup("CREATE TABLE s.victim (a INT)", "INSERT INTO s.victim VALUES (1)")
+            .setup(THIEF)
+            .attack(
+                l ->
+                    l.sql(
+                        "ALTER TABLE thief EXECUTE add_files(location => '"
+                            + firstFile(l, "s.victim")
+                            + "')"))
+            .fails("42602", "s.victim"));
+    cases.add(
+        own("add_files of thief/import/link.parquet, a symbolic link to victim's data file")
+            .setup(VICTIM)
+            .setup(THIEF)
+            .setup(
+                l ->
+                    Files.createSymbolicLink(
+                        Files.createDirectories(l.root.resolve("thief").resolve("import"))
+                            .resolve("link.parquet"),
+                        firstFile(l, "victim")))
+            .attack(
+                l ->
+                    l.sql(
+                        "ALTER TABLE thief EXECUTE add_files(location => '"
+                            + l.root.resolve("thief").resolve("import").resolve("link.parquet")
+                            + "')"))
+            .fails("42602", "victim"));
+    cases.add(
+        own("remove_orphan_files on thief, thief/data holds a symbolic link to victim's data file")
+            .setup(VICTIM)
+            .setup(THIEF, "INSERT INTO thief VALUES (10)")
+            .setup(
+                l ->
+                    Files.createSymbolicLink(
+                        l.root.resolve("thief").resolve("data").resolve("stray.parquet"),
+                        firstFile(l, "victim")))
+            .attack(
+                l ->
+                    AttackLake.sqlAt(
+                        l.url() + MIN0,
+                        "ALTER TABLE thief EXECUTE remove_orphan_files(retention_threshold =>"
+                            + " '0s')"))
+            .succeeds(both(victimIntact(), reads("thief", "10"))));
+    cases.add(
+        own("DROP TABLE thief PURGE, thief/data holds a symbolic link to victim's data folder")
+            .setup(VICTIM)
+            .setup(THIEF, "INSERT INTO thief VALUES (10)")
+            .setup(
+                l ->
+                    Files.createSymbolicLink(
+                        l.root.resolve("thief").resolve("data").resolve("evil"),
+                        l.root.resolve("victim").resolve("data")))
+            .attack(l -> l.sql("DROP TABLE thief PURGE"))
+            .succeeds(victimIntact()));
+    cases.add(
+        own("DROP TABLE thief PURGE, thief's metadata names <lake>/thief/data/link/<file>,"
+                + " link a symbolic link to victim's data folder")
+            .setup(VICTIM)
+            .setup(THIEF, "INSERT INTO thief VALUES (10)")
+            .setup(
+                l -> {
+                  Files.createSymbolicLink(
+                      l.root.resolve("thief").resolve("data").resolve("link"),
+                      l.root.resolve("victim").resolve("data"));
+                  Table thief = ReferenceWriter.load(l.root.resolve("thief"));
+                  DataFile file = dataFiles(l, "victim").get(0);
+                  String crafted =
+                      "file:"
+                          + l.root
+                          + "/thief/data/link/"
+                          + pathOf(file.location()).getFileName();
+                  thief
+                      .newAppend()
+                      .appendFile(
+                          DataFiles.builder(thief.spec()).copy(file).withPath(crafted).build())
+                      .commit();
+                })
+            .attack(l -> l.sql("DROP TABLE thief PURGE"))
+            .succeeds(victimIntact()));
+    cases.add(
+        own("expire_snapshots on victim after TRUNCATE, thief shares the file and is garbled")
+            .setup(VICTIM)
+            .setup(THIEF)
+            .setup(share("victim", "thief"))
+            .setup("TRUNCATE TABLE victim")
+            .setup(
+                l -> {
+                  Table thief = ReferenceWriter.load(l.root.resolve("thief"));
+                  garble(pathOf(thief.currentSnapshot().manifestListLocation()));
+                })
+            .attack(
+                l ->
+                    assertThat(
+                            warnings(
+                                l.url() + MIN0,
+                                "ALTER TABLE victim EXECUTE expire_snapshots(retention_threshold"
+                                    + " => '0s')"))
+                        .as("the warning names the table that could not be read")
+                        .contains("thief"))
+            .succeeds(
+                l -> {
+                  try (Stream<Path> files = Files.walk(l.root.resolve("victim").resolve("data"))) {
+                    assertThat(files.filter(p -> p.toString().endsWith(".parquet")))
+                        .as("victim's data file is kept: thief may reference it")
+                        .isNotEmpty();
+                  }
+                }));
     // The second case: one lake, two spellings.
     cases.add(
         own("remove_orphan_files through <lake> on a table also written through <symlink to lake>")
@@ -855,6 +986,18 @@ final class HandsOffCases {
     cases.add(argument("ALTER TABLE t DROP BRANCH main").fails("42000", "main"));
     cases.add(argument("ALTER TABLE t DROP BRANCH IF EXISTS main").fails("42000", "main"));
     cases.add(argument("SELECT DATE '99999-01-01'").fails("22008", "99999"));
+    cases.add(argument("SELECT TIMESTAMP '12345-01-01 00:00:00'").fails("22008", "12345"));
+    cases.add(
+        argument("SELECT * FROM t FOR TIMESTAMP AS OF TIMESTAMP '12345-01-01 00:00:00'")
+            .fails("22008", "12345"));
+    cases.add(
+        procedure("rollback_to_timestamp(ts => TIMESTAMP '12345-01-01 00:00:00')")
+            .fails("22008", "12345"));
+    cases.add(
+        argument("ALTER TABLE p EXECUTE optimize WHERE d = DATE '99999-01-01'")
+            .setup("CREATE TABLE p (id INT, d DATE) PARTITIONED BY (d)")
+            .setup("INSERT INTO p VALUES (1, DATE '2024-01-01')")
+            .fails("22008", "99999"));
     cases.add(argument("SELECT TIMESTAMP '99999-01-01 00:00:00'").fails("22008", "99999"));
     cases.add(argument("INSERT INTO t (d) VALUES (DATE '99999-01-01')").fails("22008", "99999"));
     cases.add(
@@ -891,6 +1034,24 @@ final class HandsOffCases {
             .fails("HY024"));
     cases.add(
         jdbc("Connection.setHoldability(12345)", s -> s.getConnection().setHoldability(12345))
+            .fails("HY024"));
+    cases.add(
+        jdbc(
+                "Connection.setNetworkTimeout(null, -1)",
+                s -> s.getConnection().setNetworkTimeout(null, -1))
+            .fails("HY024"));
+    cases.add(
+        jdbc(
+                "Connection.createStatement(12345, CONCUR_READ_ONLY)",
+                s -> s.getConnection().createStatement(12345, ResultSet.CONCUR_READ_ONLY).close())
+            .fails("HY024"));
+    cases.add(
+        jdbc(
+                "Connection.prepareStatement(sql, TYPE_FORWARD_ONLY, 999)",
+                s ->
+                    s.getConnection()
+                        .prepareStatement("SELECT * FROM t", ResultSet.TYPE_FORWARD_ONLY, 999)
+                        .close())
             .fails("HY024"));
     return cases;
   }
@@ -968,6 +1129,12 @@ final class HandsOffCases {
               ? manifests.succeedsWithoutChange(l -> {})
               : manifests.fails("58030", ".avro"));
     }
+    cases.add(
+        AttackCase.of("damage", "DROP TABLE t, garbled manifests (a damaged table goes)")
+            .setup(DAMAGED)
+            .setup(garbleManifests())
+            .attack(l -> l.sql("DROP TABLE t"))
+            .succeeds(l -> assertThat(l.root.resolve("t")).doesNotExist()));
     cases.add(
         AttackCase.of("damage", "DROP TABLE t PURGE, garbled manifest list (a damaged table goes)")
             .setup(DAMAGED)

@@ -587,25 +587,13 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
-  /**
-   * Refuses (22008) a DATE or TIMESTAMP literal whose year has more than four digits ({@code DATE
-   * '99999-01-01'}): Calcite would fail without a state on the date, and keep only the last four
-   * digits of the timestamp's year ({@code TIMESTAMP '12345-01-01 00:00:00'} read as 2345).
-   */
+  /** Refuses DATE and TIMESTAMP literals beyond the year 9999 ({@link DatetimeLiterals}). */
   static final class DatetimeRangeCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
     static final DatetimeRangeCheck INSTANCE = new DatetimeRangeCheck();
-    private static final java.util.regex.Pattern LONG_YEAR =
-        java.util.regex.Pattern.compile("\\s*[+-]?\\d{5,}-.*", java.util.regex.Pattern.DOTALL);
 
     @Override
     public Void visit(org.apache.calcite.sql.SqlLiteral literal) {
-      if (literal instanceof org.apache.calcite.sql.SqlUnknownLiteral unknown
-          && (unknown.tag.equalsIgnoreCase("DATE") || unknown.tag.startsWith("TIMESTAMP"))
-          && LONG_YEAR.matcher(unknown.getValue()).matches()) {
-        throw dev.floe.error.FloeError.DATETIME_OVERFLOW.error(
-            unknown.tag + " '" + unknown.getValue() + "'",
-            "its year is beyond 9999, the last year a DATE or TIMESTAMP holds");
-      }
+      dev.floe.planner.type.DatetimeLiterals.checkRange(literal);
       return null;
     }
   }
