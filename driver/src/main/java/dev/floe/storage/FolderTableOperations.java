@@ -45,6 +45,27 @@ public final class FolderTableOperations extends LakeTableOperations {
     io.sandbox().checkWritable(location(), metadata);
   }
 
+  /**
+   * Whether a file lies directly in the table's {@code metadata/} folder as the file system
+   * resolves it (a link or {@code ..} on the way leading elsewhere does not).
+   */
+  @Override
+  protected boolean inMetadataFolder(String file) {
+    Path path;
+    try {
+      path = LocalFileIO.toPath(file).toAbsolutePath();
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+    Path parent = path.getParent();
+    if (parent == null || path.getFileName().toString().matches("\\.{1,2}")) {
+      return false;
+    }
+    Path realParent = Sandbox.real(parent);
+    Path realMetadata = Sandbox.real(metadataFolder);
+    return realParent != null && realParent.equals(realMetadata);
+  }
+
   /** Whether a folder holds an Iceberg table. */
   public static boolean isTable(Path folder) {
     Path metadata = folder.resolve("metadata");

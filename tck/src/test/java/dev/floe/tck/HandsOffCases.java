@@ -644,6 +644,26 @@ final class HandsOffCases {
                         .isNotEmpty();
                   }
                 }));
+    cases.add(
+        own("INSERT into t, whose metadata log names <lake>/t/metadata/../../victim/<file>")
+            .setup(VICTIM)
+            .setup(logNaming(l -> l.root + "/t/metadata/../../victim/data/"))
+            .attack(l -> l.sql("INSERT INTO t VALUES (3)"))
+            .succeeds(both(victimIntact(), reads("t", "6"))));
+    cases.add(
+        own("INSERT into t, whose metadata log names <lake>/t/metadata/link/<file>, link to"
+                + " victim's data folder")
+            .setup(VICTIM)
+            .setup(
+                logNaming(
+                    l -> {
+                      Files.createSymbolicLink(
+                          l.root.resolve("t").resolve("metadata").resolve("link"),
+                          l.root.resolve("victim").resolve("data"));
+                      return l.root + "/t/metadata/link/";
+                    }))
+            .attack(l -> l.sql("INSERT INTO t VALUES (3)"))
+            .succeeds(both(victimIntact(), reads("t", "6"))));
     // The issue's second case: one lake, two spellings.
     cases.add(
         own("remove_orphan_files through <lake> on a table also written through <symlink to lake>")
@@ -710,6 +730,43 @@ final class HandsOffCases {
             .attack(l -> AttackLake.sqlAt("jdbc:floe:" + l.alias(), "DROP TABLE victim PURGE"))
             .succeeds(reads("thief", "6")));
     return cases;
+  }
+
+  /** A folder under which a crafted location names victim's data file. */
+  private interface Place {
+    String folder(AttackLake l) throws Exception;
+  }
+
+  /**
+   * Table t, keeping one old metadata file in its log, whose newest metadata file is edited so that
+   * the log names victim's data file through a crafted location: the next commit drops that entry
+   * from the log, and the old metadata files dropped so are deleted.
+   */
+  private static AttackCase.Step logNaming(Place place) {
+    return l -> {
+      l.sql(
+          "CREATE TABLE t (a INT) WITH ('write.metadata.previous-versions-max' = '1')",
+          "INSERT INTO t VALUES (1)",
+          "INSERT INTO t VALUES (2)");
+      String crafted = "file:" + place.folder(l) + firstFile(l, "victim").getFileName();
+      Path newest;
+      try (Stream<Path> files = Files.list(l.root.resolve("t").resolve("metadata"))) {
+        newest =
+            files
+                .filter(p -> p.getFileName().toString().matches("v\\d+\\.metadata\\.json"))
+                .max(
+                    java.util.Comparator.comparingInt(
+                        p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", ""))))
+                .orElseThrow();
+      }
+      String json = Files.readString(newest);
+      String edited =
+          json.replaceAll(
+              "\"metadata-file\"\\s*:\\s*\"[^\"]*\"",
+              java.util.regex.Matcher.quoteReplacement("\"metadata-file\":\"" + crafted + "\""));
+      assertThat(edited).as("the log names the crafted location").contains(crafted);
+      Files.writeString(newest, edited);
+    };
   }
 
   /** sym reads the rows through the lake's own path and through the link. */
