@@ -43,6 +43,16 @@ public final class FolderTableOperations extends LakeTableOperations {
       throw FloeError.OUTSIDE_LAKE.error("write table " + location(), folder, io.sandbox().root());
     }
     io.sandbox().checkWritable(location(), metadata);
+    Path placed = Sandbox.real(LocalFileIO.toPath(metadata.location()));
+    Path own = Sandbox.real(folder);
+    if (placed == null || !placed.equals(own)) {
+      // A folder copied within the lake: its metadata still places its files in the original's.
+      throw FloeError.NOT_OWNED.error(
+          "write table " + location(),
+          "its metadata places its files at "
+              + metadata.location()
+              + ", not in its own folder; a table writes only into its own folder");
+    }
   }
 
   /**

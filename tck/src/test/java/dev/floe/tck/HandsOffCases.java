@@ -664,6 +664,22 @@ final class HandsOffCases {
                     }))
             .attack(l -> l.sql("INSERT INTO t VALUES (3)"))
             .succeeds(both(victimIntact(), reads("t", "6"))));
+    cases.add(
+        own("INSERT INTO copy, a copy of victim's folder whose metadata places its files in victim's")
+            .setup(VICTIM)
+            .setup(
+                l -> {
+                  Path from = l.root.resolve("victim");
+                  Path to = l.root.resolve("copy");
+                  try (Stream<Path> walk = Files.walk(from)) {
+                    for (Path p : walk.toList()) {
+                      Files.copy(p, to.resolve(from.relativize(p).toString()));
+                    }
+                  }
+                })
+            .attack(l -> l.sql("INSERT INTO copy VALUES (9)"))
+            .fails("42602", "own folder")
+            .check(victimIntact()));
     // The second case: one lake, two spellings.
     cases.add(
         own("remove_orphan_files through <lake> on a table also written through <symlink to lake>")
