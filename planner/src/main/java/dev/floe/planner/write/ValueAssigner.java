@@ -311,9 +311,7 @@ final class ValueAssigner {
           return d;
         }
       case STRING:
-        return value instanceof ByteString
-            ? ((ByteString) value).toBase64String()
-            : value.toString();
+        return text(value, from);
       case DATE:
         if (value instanceof LocalDate) {
           return value;
@@ -435,6 +433,48 @@ final class ValueAssigner {
       default:
         throw FloeError.NOT_SUPPORTED.error("writing " + type + " column " + column);
     }
+  }
+
+  /**
+   * A value as text for a VARCHAR column: a value of a SQL type (not a JDBC parameter) reads as a
+   * cast to VARCHAR shows it, every digit of a time or timestamp kept; the days and microseconds
+   * Calcite's runtime holds datetimes in are never written as numbers.
+   */
+  private String text(Object value, WritePlan.SourceType from) {
+    String kind = from == null || from == WritePlan.SourceType.JDBC ? "" : from.typeName();
+    switch (kind) {
+      case "DATE":
+        if (value instanceof Integer) {
+          return LocalDate.ofEpochDay((Integer) value).toString();
+        }
+        break;
+      case "TIME":
+        if (value instanceof Integer || value instanceof Long) {
+          return TemporalValues.formatTime((LocalTime) convert(Types.TimeType.get(), value, from));
+        }
+        break;
+      case "TIMESTAMP":
+        if (value instanceof Long) {
+          return TemporalValues.format((Long) value, from.precision());
+        }
+        break;
+      case "TIMESTAMP_WITH_LOCAL_TIME_ZONE":
+        if (value instanceof Long) {
+          return TemporalValues.format((Long) value, from.precision()) + " UTC";
+        }
+        break;
+      case "BOOLEAN":
+        return value.toString().toUpperCase(java.util.Locale.ROOT);
+      case "BINARY":
+      case "VARBINARY":
+        if (value instanceof ByteString) {
+          return ((ByteString) value).toString();
+        }
+        break;
+      default:
+        break;
+    }
+    return value instanceof ByteString ? ((ByteString) value).toBase64String() : value.toString();
   }
 
   private LocalDateTime timestamp(Object value, WritePlan.SourceType from) {

@@ -3,6 +3,8 @@ package dev.floe.planner.write;
 import dev.floe.planner.spi.LakeSession;
 import java.util.List;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.expressions.Expression;
 
 /**
@@ -10,12 +12,13 @@ import org.apache.iceberg.expressions.Expression;
  *
  * @param session the connection's session
  * @param path the table's path under the root
- * @param operation INSERT, DELETE, UPDATE or MERGE. A MERGE row holds the new row's values (one per
- *     table column), the action ({@link #MERGE_DELETE}, {@link #MERGE_INSERT} or {@link
- *     #MERGE_UPDATE}), and the changed target row's data file and position (null for an insert)
+ * @param operation INSERT, DELETE, UPDATE or MERGE. A MERGE row holds input values (as many as
+ *     {@code inputTypes} names, less three), the index of the clause that applies to it in {@code
+ *     mergeClauses}, and the changed target row's data file and position (null for an insert)
  * @param inputTypes the SQL type of each input field, to convert values exactly
  * @param updateColumns for UPDATE, the table column index each new value goes to
  * @param deleteFilter for DELETE and UPDATE, a filter selecting at least every row changed
+ * @param mergeClauses for MERGE, what each WHEN clause does with the input values
  */
 public record WritePlan(
     LakeSession session,
@@ -23,7 +26,19 @@ public record WritePlan(
     TableModify.Operation operation,
     List<SourceType> inputTypes,
     List<Integer> updateColumns,
-    Expression deleteFilter) {
+    Expression deleteFilter,
+    List<MergeClause> mergeClauses) {
+  /** A plan of an INSERT, DELETE or UPDATE. */
+  public WritePlan(
+      LakeSession session,
+      List<String> path,
+      TableModify.Operation operation,
+      List<SourceType> inputTypes,
+      List<Integer> updateColumns,
+      Expression deleteFilter) {
+    this(session, path, operation, inputTypes, updateColumns, deleteFilter, List.of());
+  }
+
   /** A MERGE row that deletes its target row. */
   public static final int MERGE_DELETE = 1;
 
@@ -41,10 +56,28 @@ public record WritePlan(
    * @param scale the scale, or -1
    */
   public record SourceType(String typeName, int precision, int scale) {
+    /** The source type of values of a SQL type, as Calcite's runtime holds them. */
+    public static SourceType of(RelDataType type) {
+      SqlTypeName name = type.getSqlTypeName();
+      return new SourceType(
+          name.name(),
+          name.allowsPrec() ? type.getPrecision() : -1,
+          name.allowsScale() ? type.getScale() : -1);
+    }
+
     /**
      * Values that come straight from JDBC parameters (a batch): each value's SQL type is that of
      * its Java class ({@code Long} is BIGINT, {@code String} VARCHAR, ...).
      */
     public static final SourceType JDBC = new SourceType("JDBC", -1, -1);
   }
+
+  /**
+   * One WHEN clause of a MERGE.
+   *
+   * @param action {@link #MERGE_DELETE}, {@link #MERGE_INSERT} or {@link #MERGE_UPDATE}
+   * @param columns for each table column, the index of the input value assigned to it, or -1 for
+   *     NULL (a column an INSERT clause does not name); empty for a DELETE
+   */
+  public record MergeClause(int action, List<Integer> columns) {}
 }
