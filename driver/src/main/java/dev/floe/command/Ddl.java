@@ -329,7 +329,7 @@ public final class Ddl {
           append.commit();
         }
         txn.commitTransaction();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         LakeWrites.deleteWrittenFiles(table, operationId, List.of());
         if (!catalog().tableExists(path)) {
           for (List<String> created : createdFolders) {

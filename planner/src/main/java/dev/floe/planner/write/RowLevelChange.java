@@ -1,6 +1,7 @@
 package dev.floe.planner.write;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import java.io.IOException;
@@ -92,7 +93,9 @@ final class RowLevelChange {
         assigner = new RowAssigner(schema, sources);
         newRows = DataFileWriters.forRows(table, outputFiles);
       }
+      Cancellation cancel = Cancellation.current();
       while (rows.hasNext()) {
+        cancel.check();
         Object[] row = rows.next();
         if (merge) {
           MergeAssigner clause = clauses.get(((Number) row[inputs]).intValue());
@@ -282,7 +285,9 @@ final class RowLevelChange {
                         fileSchema ->
                             GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
                     .build())) {
+      Cancellation cancel = Cancellation.current();
       for (Record record : records) {
+        cancel.check();
         long pos = (Long) record.get(posIndex);
         if (Arrays.binarySearch(positions, pos) >= 0) {
           continue;
