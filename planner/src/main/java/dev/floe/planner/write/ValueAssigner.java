@@ -44,8 +44,12 @@ final class ValueAssigner {
     this.children = new ArrayList<>();
     this.typeId = field.type().typeId();
     if (field.type().isStructType()) {
-      for (Types.NestedField child : field.type().asStructType().fields()) {
-        children.add(new ValueAssigner(column + "." + child.name(), child, null));
+      List<Types.NestedField> fields = field.type().asStructType().fields();
+      for (int i = 0; i < fields.size(); i++) {
+        Types.NestedField child = fields.get(i);
+        WritePlan.SourceType nested =
+            source == null || source == WritePlan.SourceType.JDBC ? null : source.child(i);
+        children.add(new ValueAssigner(column + "." + child.name(), child, nested));
       }
     }
     if (source != null && source != WritePlan.SourceType.JDBC) {
@@ -396,10 +400,21 @@ final class ValueAssigner {
         return ByteBuffer.wrap(bytes(value));
       case STRUCT:
         {
-          Object[] values = (Object[]) value;
+          Object[] values = value instanceof List ? ((List<?>) value).toArray() : (Object[]) value;
           Record record = GenericRecord.create(type.asStructType());
-          for (int i = 0; i < children.size() && i < values.length; i++) {
-            record.set(i, children.get(i).assign(values[i]));
+          List<Types.NestedField> fields = type.asStructType().fields();
+          boolean own = type == field.type();
+          for (int i = 0; i < fields.size() && i < values.length; i++) {
+            if (own) {
+              record.set(i, children.get(i).assign(values[i]));
+            } else if (values[i] == null) {
+              // a struct inside a list or map: its fields are assigned here
+              if (fields.get(i).isRequired()) {
+                throw FloeError.NULL_NOT_ALLOWED.error(column + "." + fields.get(i).name());
+              }
+            } else {
+              record.set(i, convert(fields.get(i).type(), values[i], nested(from, i)));
+            }
           }
           return record;
         }
@@ -411,7 +426,7 @@ final class ValueAssigner {
             if (item == null && !list.isElementOptional()) {
               throw FloeError.NULL_NOT_ALLOWED.error(column + ".element");
             }
-            result.add(item == null ? null : convert(list.elementType(), item, null));
+            result.add(item == null ? null : convert(list.elementType(), item, nested(from, 0)));
           }
           return result;
         }
@@ -425,8 +440,8 @@ final class ValueAssigner {
               throw FloeError.NULL_NOT_ALLOWED.error(column + ".value");
             }
             result.put(
-                convert(map.keyType(), e.getKey(), null),
-                v == null ? null : convert(map.valueType(), v, null));
+                convert(map.keyType(), e.getKey(), nested(from, 0)),
+                v == null ? null : convert(map.valueType(), v, nested(from, 1)));
           }
           return result;
         }
@@ -475,6 +490,11 @@ final class ValueAssigner {
         break;
     }
     return value instanceof ByteString ? ((ByteString) value).toBase64String() : value.toString();
+  }
+
+  /** The SQL type of values nested in a value of a SQL type, when it is known. */
+  private static WritePlan.SourceType nested(WritePlan.SourceType from, int i) {
+    return from == null || from == WritePlan.SourceType.JDBC ? null : from.child(i);
   }
 
   private LocalDateTime timestamp(Object value, WritePlan.SourceType from) {

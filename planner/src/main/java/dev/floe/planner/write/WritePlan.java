@@ -54,15 +54,42 @@ public record WritePlan(
    * @param typeName the SQL type name, as in {@link org.apache.calcite.sql.type.SqlTypeName}
    * @param precision the precision, or -1
    * @param scale the scale, or -1
+   * @param children the types nested in a ROW, ARRAY or MAP (fields; element; key and value)
    */
-  public record SourceType(String typeName, int precision, int scale) {
-    /** The source type of values of a SQL type, as Calcite's runtime holds them. */
+  public record SourceType(String typeName, int precision, int scale, List<SourceType> children) {
+    /** A type without nested types. */
+    public SourceType(String typeName, int precision, int scale) {
+      this(typeName, precision, scale, List.of());
+    }
+
+    /**
+     * The source type of values of a SQL type, as Calcite's runtime holds them, with the types
+     * nested in it: a ROW's fields, an ARRAY's element, a MAP's key and value (a TIMESTAMP(0)
+     * inside a ROW is held in milliseconds, a TIMESTAMP(6) in microseconds).
+     */
     public static SourceType of(RelDataType type) {
       SqlTypeName name = type.getSqlTypeName();
+      List<SourceType> children = new java.util.ArrayList<>();
+      if (type.isStruct()) {
+        type.getFieldList().forEach(f -> children.add(of(f.getType())));
+      } else if (name == SqlTypeName.ARRAY && type.getComponentType() != null) {
+        children.add(of(type.getComponentType()));
+      } else if (name == SqlTypeName.MAP && type.getKeyType() != null) {
+        children.add(of(type.getKeyType()));
+        children.add(of(java.util.Objects.requireNonNull(type.getValueType())));
+      }
       return new SourceType(
           name.name(),
           name.allowsPrec() ? type.getPrecision() : -1,
-          name.allowsScale() ? type.getScale() : -1);
+          name.allowsScale() ? type.getScale() : -1,
+          List.copyOf(children));
+    }
+
+    /**
+     * The type of the {@code i}th nested type (a field, the element, the key or value); or null.
+     */
+    public SourceType child(int i) {
+      return i < children.size() ? children.get(i) : null;
     }
 
     /**
