@@ -22,23 +22,32 @@ import org.apache.calcite.rel.core.Join;
  * Passes its input's rows through unchanged, checking on each that the statement has not been
  * cancelled or timed out. Calcite's joins loop over their inputs in its own code, which checks
  * nothing: a cross join of two tables of 10⁵ rows makes 10¹⁰ rows without reading a file, so the
- * scans' own checks come too seldom. {@link #insert} puts one under each input of every join and
- * above every join, so a join, and a sort, aggregate or write consuming one, stops within a row.
+ * scans' own checks come too seldom. {@link #insert} puts one above every join and under the inputs
+ * of the joins that loop, so a join, and a sort, aggregate or write consuming one, stops within a
+ * row.
  */
 public final class CancelPoint extends SingleRel implements EnumerableRel {
   private CancelPoint(RelNode input) {
     super(input.getCluster(), input.getTraitSet(), input);
   }
 
-  /** A whole optimized plan with a cancel point under and above every join. */
+  /**
+   * A whole optimized plan with a cancel point above every join, and under every input of a join
+   * that loops over one input for each row of the other (a nested-loop join, a correlate): a hash
+   * or merge join reads each input row once, and the scans below check as they read.
+   */
   static RelNode insert(RelNode rel) {
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     boolean join =
         (rel instanceof Join || rel instanceof Correlate) && rel instanceof EnumerableRel;
+    boolean loops =
+        join
+            && !(rel instanceof org.apache.calcite.adapter.enumerable.EnumerableHashJoin)
+            && !(rel instanceof org.apache.calcite.adapter.enumerable.EnumerableMergeJoin);
     for (RelNode input : rel.getInputs()) {
       RelNode checked = insert(input);
-      if (join && !(checked instanceof CancelPoint)) {
+      if (loops && !(checked instanceof CancelPoint)) {
         checked = new CancelPoint(checked);
       }
       inputs.add(checked);
