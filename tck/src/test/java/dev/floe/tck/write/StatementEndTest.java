@@ -128,6 +128,30 @@ class StatementEndTest {
   }
 
   @Test
+  void cancelOfARunningPreparedStatementReturnsAtOnceAndStopsIt() throws Exception {
+    SortedSet<String> before = FolderListing.files(lake);
+    try (PreparedStatement p = c.prepareStatement(ENDLESS.get(2))) {
+      CompletableFuture<SQLException> running =
+          CompletableFuture.supplyAsync(
+              () -> catchThrowableOfType(SQLException.class, p::executeUpdate));
+      Thread.sleep(1_000);
+      long cancelStart = System.nanoTime();
+      p.cancel();
+      long cancelTook = (System.nanoTime() - cancelStart) / 1_000_000;
+      SQLException failure = running.get(ENDS_WITHIN.toSeconds(), TimeUnit.SECONDS);
+      assertThat(cancelTook).as("cancel() of a prepared statement").isLessThan(2_000L);
+      assertThat((Object) failure).isNotNull();
+      assertThat(failure.getSQLState()).as("%s", failure).isEqualTo("57014");
+      // the same statement runs again, and its timeout stops it too
+      p.setQueryTimeout(1);
+      assertThat(catchThrowableOfType(SQLException.class, p::executeUpdate).getSQLState())
+          .isEqualTo("57014");
+    }
+    assertThat(FolderListing.files(lake)).isEqualTo(before);
+    assertThat(Sql.count(c, "SELECT COUNT(*) FROM t")).isEqualTo(10);
+  }
+
+  @Test
   void aCancelledStatementRunsAgain() throws Exception {
     try (Statement s = c.createStatement()) {
       s.setQueryTimeout(1);
