@@ -82,7 +82,7 @@ class StatementEndTest {
   @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8})
   void aQueryTimeoutStopsTheStatementAndLeavesTheLakeAsItWas(int which) throws Exception {
     String sql = ENDLESS.get(which);
-    SortedSet<String> before = FolderListing.files(lake);
+    SortedSet<String> before = FolderListing.entries(lake);
     List<List<Object>> rows = IcebergView.of(lake.resolve("t")).rows();
     long start = System.nanoTime();
     SQLException failure;
@@ -95,7 +95,7 @@ class StatementEndTest {
     assertThat(failure.getSQLState()).as("%s: %s", sql, failure).isEqualTo("57014");
     assertThat(failure.getMessage()).contains("timeout");
     assertThat(took.toMillis()).as(sql).isLessThan(ENDS_WITHIN.toMillis());
-    assertThat(FolderListing.files(lake)).as(sql).isEqualTo(before);
+    assertThat(FolderListing.entries(lake)).as(sql).isEqualTo(before);
     assertThat(IcebergView.of(lake.resolve("t")).rows()).isEqualTo(rows);
     assertThat(Sql.count(c, "SELECT COUNT(*) FROM t")).isEqualTo(10);
   }
@@ -104,7 +104,7 @@ class StatementEndTest {
   @ValueSource(ints = {0, 2, 3, 4, 6, 7})
   void cancelReturnsAtOnceAndStopsTheStatement(int which) throws Exception {
     String sql = ENDLESS.get(which);
-    SortedSet<String> before = FolderListing.files(lake);
+    SortedSet<String> before = FolderListing.entries(lake);
     try (Statement s = c.createStatement()) {
       long start = System.nanoTime();
       CompletableFuture<SQLException> running =
@@ -122,14 +122,14 @@ class StatementEndTest {
       assertThat(failure.getMessage()).contains("cancelled");
       assertThat(took.toMillis()).as(sql).isLessThan(ENDS_WITHIN.toMillis());
     }
-    assertThat(FolderListing.files(lake)).as(sql).isEqualTo(before);
+    assertThat(FolderListing.entries(lake)).as(sql).isEqualTo(before);
     // the statement and the connection go on
     assertThat(Sql.count(c, "SELECT COUNT(*) FROM t")).isEqualTo(10);
   }
 
   @Test
   void cancelOfARunningPreparedStatementReturnsAtOnceAndStopsIt() throws Exception {
-    SortedSet<String> before = FolderListing.files(lake);
+    SortedSet<String> before = FolderListing.entries(lake);
     try (PreparedStatement p = c.prepareStatement(ENDLESS.get(2))) {
       CompletableFuture<SQLException> running =
           CompletableFuture.supplyAsync(
@@ -147,7 +147,7 @@ class StatementEndTest {
       assertThat(catchThrowableOfType(SQLException.class, p::executeUpdate).getSQLState())
           .isEqualTo("57014");
     }
-    assertThat(FolderListing.files(lake)).isEqualTo(before);
+    assertThat(FolderListing.entries(lake)).isEqualTo(before);
     assertThat(Sql.count(c, "SELECT COUNT(*) FROM t")).isEqualTo(10);
   }
 
