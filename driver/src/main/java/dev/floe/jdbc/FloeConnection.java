@@ -4,6 +4,7 @@ import dev.floe.command.CommandContext;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.Maintenance;
+import dev.floe.command.QueryRows;
 import dev.floe.config.ContextLoader;
 import dev.floe.config.FloeProperty;
 import dev.floe.config.Quantities;
@@ -704,6 +705,11 @@ public final class FloeConnection extends ForwardingConnection {
     @Override
     public ResultSet calciteResults(ResultSet results) throws SQLException {
       return ((FloeResultSet) results).calcite();
+    }
+
+    @Override
+    public QueryRows queryRows(ResultSet results) throws SQLException {
+      return RawRows.of(results instanceof FloeResultSet ? calciteResults(results) : results);
     }
   }
 

@@ -151,16 +151,19 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       updated(1);
       return false;
     }
-    try (ContextLoader ignored = ContextLoader.enter();
-        FloeSession.Exclusive turn = session().exclusive()) {
-      closeResult();
-      return run(
-          () -> {
-            planAgainIfStale();
-            applyBindings();
-            return calcite.execute();
-          });
-    }
+    return cancellable(
+        () -> {
+          try (ContextLoader ignored = ContextLoader.enter();
+              FloeSession.Exclusive turn = session().exclusive()) {
+            closeResult();
+            return run(
+                () -> {
+                  planAgainIfStale();
+                  applyBindings();
+                  return calcite.execute();
+                });
+          }
+        });
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
 import dev.floe.planner.scan.ColumnarScan;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;
@@ -64,6 +65,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private final Kind[] kinds;
   private final int[] precisions;
   private final ZoneId sessionZone;
+  private final Cancellation cancellation;
   private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
   private final Cursor.Accessor[] accessors;
 
@@ -103,6 +105,7 @@ final class FloeResultSet extends ForwardingResultSet {
       throws SQLException {
     super(calcite);
     this.statement = statement;
+    this.cancellation = statement.running();
     this.calcite = calcite;
     this.sessionZone = statement.session().timeZone().toZoneId();
     ResultSetMetaData meta = calcite.getMetaData();
@@ -406,12 +409,9 @@ final class FloeResultSet extends ForwardingResultSet {
       return nextInChunk();
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
+      cancellation.check();
       return calcite.next();
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw failed(e);
     }
   }
@@ -440,10 +440,7 @@ final class FloeResultSet extends ForwardingResultSet {
       }
       rowNumber++;
       return true;
-    } catch (RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (RuntimeException | Error e) {
       throw failed(e);
     }
   }

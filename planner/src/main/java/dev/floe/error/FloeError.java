@@ -81,6 +81,8 @@ public enum FloeError {
   ARGUMENT_OUT_OF_RANGE("22003", "Cannot use %s: %s"),
   /** A number out of range for its column. */
   NUMERIC_OUT_OF_RANGE("22003", "Cannot assign value to %s: %s"),
+  /** A division (or remainder) by zero. */
+  DIVISION_BY_ZERO("22012", "Cannot divide by zero: %s"),
   /** A datetime literal or value that is not valid. */
   INVALID_DATETIME("22007", "Cannot read datetime value %s: %s"),
   /** A datetime whose field is out of its range (the year 99999). */
@@ -101,6 +103,8 @@ public enum FloeError {
   READ_ONLY("25006", "Cannot %s: the connection is read-only"),
   /** A concurrent change conflicts with this transaction; it was rolled back. */
   COMMIT_CONFLICT("40001", "Cannot commit to %s: %s"),
+  /** The statement needs more memory than the JVM has; the connection stays usable. */
+  OUT_OF_MEMORY("53200", "Cannot run statement: %s"),
   /** The statement was cancelled or ran past its timeout. */
   CANCELLED("57014", "Statement cancelled: %s"),
   /** A feature Floe does not support. */

@@ -82,6 +82,19 @@ public final class SqlErrors {
                   + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
           failure);
     }
+    OutOfMemoryError memory = find(failure, OutOfMemoryError.class);
+    if (memory != null) {
+      // Thrown where an allocation failed, typically a join, sort or MERGE holding more rows
+      // than the heap; its objects are gone once the statement unwinds, so the connection goes on.
+      return create(
+          FloeError.OUT_OF_MEMORY.sqlState(),
+          FloeError.OUT_OF_MEMORY.format(
+              "it needs more memory than the JVM has ("
+                  + memory.getMessage()
+                  + "); filter or split its input, or give the JVM a larger heap"
+                  + statement(failure)),
+          failure);
+    }
     FloeException floe = find(failure, FloeException.class);
     if (floe != null) {
       String message = floe.getMessage();
@@ -194,6 +207,12 @@ public final class SqlErrors {
           failure);
     }
     Throwable arithmetic = find(failure, ArithmeticException.class);
+    if (arithmetic != null && isDivisionByZero(arithmetic.getMessage())) {
+      return create(
+          FloeError.DIVISION_BY_ZERO.sqlState(),
+          FloeError.DIVISION_BY_ZERO.format(arithmetic.getMessage() + statement(failure)),
+          failure);
+    }
     if (arithmetic != null) {
       return create(
           FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
@@ -288,6 +307,15 @@ public final class SqlErrors {
       return create(FloeError.CLOSED.sqlState(), message, e);
     }
     return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), e);
+  }
+
+  /** Whether an ArithmeticException's message (Java's, BigDecimal's) says a divisor was zero. */
+  private static boolean isDivisionByZero(String message) {
+    return message != null
+        && (message.equals("/ by zero")
+            || message.startsWith("Division by zero")
+            || message.startsWith("Division undefined")
+            || message.equals("BigInteger divide by zero"));
   }
 
   /** Creates the SQLException subclass for a SQLState. */

@@ -111,7 +111,11 @@ public class LakePrepare extends CalcitePrepareImpl {
     try {
       LakeSession session = query.sql == null ? null : lakeSession(context.getRootSchema());
       if (session == null) {
-        return prepareFresh(context, query, elementType, maxRowCount);
+        try {
+          return prepareFresh(context, query, elementType, maxRowCount);
+        } finally {
+          GuardedPlan.takeLast();
+        }
       }
       PlanCache cache = session.planCache();
       String key = planKey(query.sql, context.getDefaultSchemaPath(), elementType, maxRowCount);
@@ -129,8 +133,11 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       CalciteSignature<T> signature;
       PlanCache.Entry entry;
+      GuardedPlan guarded;
       try (PlanCache.Recording recording = PlanCache.record()) {
+        GuardedPlan.takeLast(); // forgets one a preparation without a session left
         signature = prepareFresh(context, query, elementType, maxRowCount);
+        guarded = GuardedPlan.takeLast();
         boolean keepable =
             signature.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT
                 || signature.statementType == org.apache.calcite.avatica.Meta.StatementType.IS_DML;
@@ -138,6 +145,15 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       if (entry != null) {
         cache.put(key, entry);
+        if (guarded != null) {
+          PlanCache.Entry made = entry;
+          // a plan whose compiled code cannot run is planned afresh next time
+          guarded.whenBroken(
+              () -> {
+                made.invalidate();
+                cache.remove(key, made);
+              });
+        }
       }
       PlanCache.used(entry);
       return signature;
@@ -399,7 +415,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
-      org.apache.calcite.rel.RelNode rel = TemporalAligner.align(root.rel);
+      org.apache.calcite.rel.RelNode rel = CancelPoint.insert(TemporalAligner.align(root.rel));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
@@ -411,7 +427,7 @@ public class LakePrepare extends CalcitePrepareImpl {
           return implementResult(root.withRel(rel), bindable);
         }
       }
-      return super.implement(root.withRel(rel));
+      return GuardedPlan.of(super.implement(root.withRel(rel)));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.floe.planner.scan;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import java.io.IOException;
@@ -375,10 +376,14 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     return tasks;
   }
 
-  /** Checks the statement's cancel flag and timeout. */
+  /**
+   * Checks the statement's cancellation (its {@code cancel()} and query timeout, counted from the
+   * call), and Calcite's cancel flag and timeout of the statement the scan runs in.
+   */
   static final class CancelCheck {
     private final AtomicBoolean flag;
     private final long deadlineNanos;
+    private final Cancellation statement = Cancellation.current();
 
     CancelCheck(DataContext root) {
       this.flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
@@ -394,8 +399,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       }
     }
 
-    /** Checks the cancel flag only: cheap enough for every row. */
+    /** Checks the cancel flags only: cheap enough for every row. */
     void checkFlag() {
+      statement.check();
       if (flag != null && flag.get()) {
         throw FloeError.CANCELLED.error("the statement was cancelled");
       }
