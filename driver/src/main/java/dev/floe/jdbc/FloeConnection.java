@@ -313,7 +313,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusive()) {
       session.setAutoCommit(autoCommit);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -338,7 +338,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusive()) {
       session.commit();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -353,7 +353,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusiveKeepingAppends()) {
       session.rollback();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -446,7 +446,7 @@ public final class FloeConnection extends ForwardingConnection {
       } finally {
         calcite.close();
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -653,7 +653,7 @@ public final class FloeConnection extends ForwardingConnection {
     List<String> path;
     try (ContextLoader ignored = ContextLoader.enter()) {
       path = LakeSchemas.resolve(session.catalog(), schema);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
     if (path == null) {

@@ -96,11 +96,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
       return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -299,10 +295,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         fast.append(session(), rows);
         return;
       }
-    } catch (RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
     inOneTransaction(() -> fast.run(session(), rows));
@@ -368,7 +361,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         assigned =
             ParameterAssigner.assign(
                 "parameter " + index, parameterType(index), precision(index), scale(index), value);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw SqlErrors.toSql(e);
       }
       Binding exact = exactBinding(index, assigned);

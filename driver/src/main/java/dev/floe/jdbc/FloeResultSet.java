@@ -202,7 +202,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getLong(column) : accessor.getLong();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -211,7 +211,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getInt(column) : accessor.getInt();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -236,7 +236,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private Object nestedAt(int column) throws SQLException {
     try {
       return nestedValues.toJdbc(RowAccessors.raw(accessors[column]), nestedTypes[column]);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -250,7 +250,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getString(column) : accessor.getString();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -266,7 +266,7 @@ final class FloeResultSet extends ForwardingResultSet {
       return accessor == null
           ? calcite.getObject(column)
           : AvaticaSite.get(accessor, types[column], signed[column], utc);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -301,7 +301,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getShort(column) : accessor.getShort();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -312,7 +312,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getByte(column) : accessor.getByte();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -323,7 +323,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBoolean(column) : accessor.getBoolean();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -334,7 +334,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getDouble(column) : accessor.getDouble();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -345,7 +345,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getFloat(column) : accessor.getFloat();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -356,7 +356,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBigDecimal(column) : accessor.getBigDecimal();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -367,7 +367,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBytes(column) : accessor.getBytes();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -390,7 +390,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getArray();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -941,7 +941,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBigDecimal(scale);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -955,7 +955,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getAsciiStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -970,7 +970,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getUnicodeStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -984,7 +984,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBinaryStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -998,7 +998,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getCharacterStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1012,7 +1012,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getObject(map);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1026,7 +1026,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getRef();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1040,7 +1040,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBlob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1054,7 +1054,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getClob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1068,7 +1068,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getURL();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1082,7 +1082,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNClob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1096,7 +1096,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getSQLXML();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1110,7 +1110,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNString();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1124,7 +1124,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNCharacterStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }

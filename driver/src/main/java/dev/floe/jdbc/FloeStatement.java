@@ -247,11 +247,7 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     } finally {
       ColumnarScan.forget();
@@ -429,11 +425,7 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }

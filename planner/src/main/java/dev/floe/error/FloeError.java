@@ -17,6 +17,13 @@ public enum FloeError {
   INVALID_ARGUMENT("HY024", "Cannot %s: %s"),
   /** A failure Floe did not foresee: a defect in Floe, never a consequence of user input. */
   INTERNAL("HY000", "Internal error: %s"),
+  /**
+   * A class the driver needs is missing from its jar (a {@link NoClassDefFoundError}): a defect of
+   * the build, never of the user's input.
+   */
+  INCOMPLETE_DRIVER(
+      "HY000",
+      "Internal error: class %s is missing from the driver; the driver jar %s is incomplete"),
   /** The location cannot be opened: missing root, bad URL, unreachable store. */
   CANNOT_OPEN("08001", "Cannot open %s: %s"),
   /** The connection, statement or result set is closed. */

@@ -51,11 +51,14 @@ public final class SqlErrors {
     void run() throws SQLException;
   }
 
-  /** Makes a call into Calcite; its failures become SQLExceptions as {@link #toSql} makes them. */
+  /**
+   * Makes a call into Calcite; its failures, {@link Error}s included, become SQLExceptions as
+   * {@link #toSql} makes them.
+   */
   public static <T> T call(Call<T> call) throws SQLException {
     try {
       return call.call();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw toSql(e);
     }
   }
@@ -64,13 +67,26 @@ public final class SqlErrors {
   public static void run(VoidCall call) throws SQLException {
     try {
       call.run();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw toSql(e);
     }
   }
 
-  /** Converts any failure into the SQLException a user should see. */
+  /**
+   * Converts any failure into the SQLException a user should see. A {@link java.lang.Error} never
+   * passes: a statement out of memory is 53200, one nested too deeply 54001, a class missing from
+   * the driver jar HY000 naming the class, and any other HY000 naming the error.
+   */
   public static SQLException toSql(Throwable failure) {
+    NoClassDefFoundError missing = find(failure, NoClassDefFoundError.class);
+    if (missing != null
+        && !String.valueOf(missing.getMessage()).startsWith("Could not initialize")) {
+      return create(
+          FloeError.INCOMPLETE_DRIVER.sqlState(),
+          FloeError.INCOMPLETE_DRIVER.format(
+              String.valueOf(missing.getMessage()).replace('/', '.'), jarOf(SqlErrors.class)),
+          failure);
+    }
     if (find(failure, StackOverflowError.class) != null) {
       // Parsing, validating and planning recurse once per level of nesting.
       String sql = statement(failure);
@@ -274,7 +290,20 @@ public final class SqlErrors {
       return stateless((SQLException) failure);
     }
     String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    Error error = find(failure, Error.class);
+    if (error != null && !(failure instanceof Error)) {
+      message += " (" + error + ")";
+    }
     return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), failure);
+  }
+
+  /** Where a class was loaded from, for messages ("an unknown location" when it cannot tell). */
+  private static String jarOf(Class<?> type) {
+    try {
+      return String.valueOf(type.getProtectionDomain().getCodeSource().getLocation());
+    } catch (RuntimeException e) {
+      return "an unknown location";
+    }
   }
 
   /**

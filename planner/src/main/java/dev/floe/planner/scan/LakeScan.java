@@ -32,6 +32,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.util.PropertyUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The scan runtime: plans the file tasks of the pinned snapshot (large files split at row groups),
@@ -712,7 +713,15 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       if (e instanceof FloeException) {
         return (FloeException) e;
       }
+      FloeException unreadable = unreadable(task.file(), io);
+      if (unreadable != null) {
+        return unreadable;
+      }
       for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
+        unreadable = unreadable(delete, io);
+        if (unreadable != null) {
+          return unreadable;
+        }
         if (mentions(e, delete.location()) || damaged(delete, io)) {
           String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
           return FloeError.IO.error(
@@ -725,6 +734,26 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         }
       }
       return translate(e, task.file().location());
+    }
+
+    /**
+     * The NOT_SUPPORTED error for a file Floe cannot read by design (another format than Parquet,
+     * or a codec Floe does not have), or null.
+     */
+    private static @Nullable FloeException unreadable(
+        org.apache.iceberg.ContentFile<?> file, org.apache.iceberg.io.FileIO io) {
+      if (file.format() == org.apache.iceberg.FileFormat.PUFFIN) {
+        return null; // a deletion vector
+      }
+      if (file.format() != org.apache.iceberg.FileFormat.PARQUET) {
+        return FloeError.NOT_SUPPORTED.error(
+            "reading "
+                + file.location()
+                + ": it is an "
+                + file.format()
+                + " file, and Floe reads Parquet data and delete files only");
+      }
+      return ParquetCodecs.diagnose(io.newInputFile(file.location()), file.location());
     }
 
     private static boolean mentions(Throwable e, String location) {
