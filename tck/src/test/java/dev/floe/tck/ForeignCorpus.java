@@ -15,7 +15,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -72,17 +71,22 @@ import org.apache.iceberg.types.Types;
  */
 final class ForeignCorpus {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.metadata\\.json");
+  private static final Pattern VERSION = Pattern.compile("v(\\d+)(\\.gz)?\\.metadata\\.json");
 
   /** One query the writing engine answered, and its answer in canonical form. */
   record Read(
-      String spark, Long snapshot, String where, Types.StructType schema, List<List<String>> rows) {
+      String spark,
+      Long snapshot,
+      String where,
+      String floeWhere,
+      Types.StructType schema,
+      List<List<String>> rows) {
     /** The same query in Floe's SQL, against a table of the lake. */
     String floeSql(String table) {
       return "SELECT * FROM "
           + table
           + (snapshot == null ? "" : " FOR VERSION AS OF " + snapshot)
-          + (where == null ? "" : " WHERE " + where);
+          + (floeWhere == null ? "" : " WHERE " + floeWhere);
     }
 
     List<String> columnNames() {
@@ -154,7 +158,8 @@ final class ForeignCorpus {
   private static CorpusSet relocate(Path from, Path to) throws IOException {
     JsonNode corpus = JSON.readTree(from.resolve("corpus.json").toFile());
     String set = corpus.get("set").asText();
-    Path lake = Files.createDirectories(to.resolve("lake")).toRealPath();
+    copyContents(from, corpus.get("contents"), to);
+    Path lake = to.resolve("lake").toRealPath();
     List<Table> tables = new ArrayList<>();
     for (JsonNode t : corpus.get("tables")) {
       String name = t.get("name").asText();
@@ -169,7 +174,6 @@ final class ForeignCorpus {
     List<AddedFiles> files = new ArrayList<>();
     for (JsonNode f : corpus.get("files")) {
       Path target = to.resolve(f.get("folder").asText());
-      copyTree(from.resolve(f.get("folder").asText()), target);
       files.add(
           new AddedFiles(
               set,
@@ -202,6 +206,7 @@ final class ForeignCorpus {
               r.get("spark").asText(),
               r.get("snapshot").isNull() ? null : r.get("snapshot").asLong(),
               r.get("where").isNull() ? null : r.get("where").asText(),
+              r.get("floeWhere").isNull() ? null : r.get("floeWhere").asText(),
               schema.asStruct(),
               rows));
     }
@@ -277,16 +282,15 @@ final class ForeignCorpus {
   // Relocation
 
   /**
-   * Copies the table folder {@code from}, written at {@code writtenAt}, to {@code to} and rewrites
+   * Rewrites, in the copy {@code to} of the table folder {@code from} written at {@code writtenAt},
    * every location in its metadata, manifest lists, manifests, position delete files and deletion
    * vectors from {@code writtenAt} to {@code location}.
    */
   static void relocateTable(Path from, String writtenAt, Path to, String location)
       throws IOException {
-    copyTree(from, to);
     FileIO io = new MovedIO(writtenAt, from, location, to);
     Map<Integer, String> versions = new java.util.TreeMap<>();
-    try (Stream<Path> files = Files.list(from.resolve("metadata"))) {
+    try (Stream<Path> files = Files.list(to.resolve("metadata"))) {
       for (Path file : files.toList()) {
         Matcher m = VERSION.matcher(file.getFileName().toString());
         if (m.matches()) {
@@ -381,6 +385,7 @@ final class ForeignCorpus {
    * test's folder; a file written is replaced whole.
    */
   private static final class MovedIO implements FileIO {
+    private static final long serialVersionUID = 1L;
     // Hadoop's local file system, as the kit's reference writer uses (Iceberg's Parquet reader
     // takes its Hadoop path for Hadoop's files)
     private static final HadoopFileIO HADOOP = new HadoopFileIO(new Configuration());
@@ -473,16 +478,31 @@ final class ForeignCorpus {
     }
   }
 
-  static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path p : files.sorted(Comparator.naturalOrder()).toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
+  /**
+   * Copies the files the writer listed ({@code contents}: each file's path and size), and only
+   * those: a file left over from an earlier corpus in a build folder is not copied, and a missing
+   * or changed file (a checkout that converted line ends, say) fails clearly.
+   */
+  private static void copyContents(Path from, JsonNode contents, Path to) throws IOException {
+    for (JsonNode file : contents) {
+      String path = file.get("path").asText();
+      Path source = from.resolve(path);
+      if (!Files.isRegularFile(source)) {
+        throw new IllegalStateException("The corpus lacks " + source);
       }
+      long size = Files.size(source);
+      if (size != file.get("bytes").asLong()) {
+        throw new IllegalStateException(
+            source
+                + " has "
+                + size
+                + " bytes, not the "
+                + file.get("bytes").asLong()
+                + " it was written with (was it checked out with line-end conversion?)");
+      }
+      Path target = to.resolve(path);
+      Files.createDirectories(target.getParent());
+      Files.copy(source, target);
     }
   }
 }

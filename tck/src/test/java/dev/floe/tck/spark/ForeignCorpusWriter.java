@@ -29,7 +29,9 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
+import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.hadoop.HadoopTables;
+import org.apache.iceberg.types.Types;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -110,7 +112,10 @@ class ForeignCorpusWriter {
     try {
       sql("CREATE NAMESPACE IF NOT EXISTS lake.db");
       switch (set) {
-        case "spark34-iceberg13" -> iceberg13();
+        case "spark34-iceberg13" -> {
+          iceberg13();
+          iceberg13Deletes();
+        }
         case "spark35-iceberg110" -> iceberg110();
         case "spark41-iceberg112" -> iceberg112();
         default -> throw new IllegalArgumentException("No corpus set " + set);
@@ -153,7 +158,7 @@ class ForeignCorpusWriter {
         "INSERT INTO lake.db.typed VALUES"
             + " (5, 'us', 1.00, 5, 5.0D, CAST(5.0 AS FLOAT), false, DATE '2024-02-29',"
             + " TIMESTAMP '2024-02-29 23:59:59.000001', TIMESTAMP_NTZ '2024-02-29 00:00:00.5',"
-            + " X'01', named_struct('street', 'It''s', 'zip', 5), array('x'), map('k', 5)),"
+            + " X'01', named_struct('street', 'It\\'s', 'zip', 5), array('x'), map('k', 5)),"
             + " (6, 'eu', 6.60, 6, 6.6D, CAST(6.6 AS FLOAT), true, DATE '2024-03-01',"
             + " TIMESTAMP '2024-03-01 00:00:00', TIMESTAMP_NTZ '2024-03-01 00:00:00', X'06',"
             + " named_struct('street', '', 'zip', 0), array(''), map('', 0)),"
@@ -202,6 +207,45 @@ class ForeignCorpusWriter {
         read(after, null),
         read(null, "d >= DATE '2024-02-01'"),
         read(null, "kind = 'x'"));
+  }
+
+  /**
+   * Spark 3.4 with Iceberg 1.3, format 2: merge-on-read position deletes of the time (scoped to a
+   * partition, no referenced data file), gzip, and gzip-compressed metadata files.
+   */
+  private void iceberg13Deletes() {
+    comment(
+        "db.merge_on_read: format 2 with Iceberg 1.3's position deletes, gzip data and"
+            + " gzip-compressed metadata (vN.gz.metadata.json)");
+    sql(
+        "CREATE TABLE lake.db.merge_on_read (id INT, name STRING, d DATE, amount DECIMAL(9, 3))"
+            + " USING iceberg PARTITIONED BY (truncate(1, name), years(d))"
+            + " TBLPROPERTIES ('format-version' = '2', "
+            + MOR
+            + ", 'write.metadata.compression-codec' = 'gzip')");
+    sql(
+        "INSERT INTO lake.db.merge_on_read VALUES (1, 'anna', DATE '2023-05-01', 1.001),"
+            + " (2, 'axel', DATE '2023-06-01', 2.002), (3, 'bert', DATE '2024-01-01', 3.003),"
+            + " (4, 'bob', DATE '2024-02-02', -4.004), (5, NULL, DATE '2022-12-31', NULL),"
+            + " (6, 'cleo', NULL, 6.000)");
+    long first = snapshot("db.merge_on_read");
+    sql("DELETE FROM lake.db.merge_on_read WHERE id IN (2, 4)");
+    sql("UPDATE lake.db.merge_on_read SET amount = amount * 10 WHERE name LIKE 'b%' OR id = 6");
+    long updated = snapshot("db.merge_on_read");
+    sql(
+        "MERGE INTO lake.db.merge_on_read t USING (SELECT * FROM VALUES (1, 'anne'), (7, 'dora')"
+            + " AS s(id, name)) s ON t.id = s.id"
+            + " WHEN MATCHED THEN UPDATE SET t.name = s.name"
+            + " WHEN NOT MATCHED THEN INSERT (id, name, d, amount) VALUES (s.id, s.name,"
+            + " DATE '2025-01-01', 7.007)");
+    table(
+        "db.merge_on_read",
+        "GZIP",
+        read(null, null),
+        read(first, null),
+        read(updated, null),
+        read(null, "name >= 'b' AND d < DATE '2025-01-01'"),
+        read(null, "amount IS NULL OR amount > 5"));
   }
 
   /** Spark 3.5 with Iceberg 1.10: format 2, merge-on-read with position deletes, snappy. */
@@ -256,12 +300,14 @@ class ForeignCorpusWriter {
         read(null, "client = 'carol' OR amount > 80"));
 
     comment(
-        "db.respecified: format 2, identity partitioning replaced by a bucket, deletes in both");
+        "db.respecified: format 2, identity partitioning replaced by a bucket, deletes in both"
+            + " (position delete files scoped to a partition, as before Iceberg 1.8)");
     sql(
         "CREATE TABLE lake.db.respecified (id INT, region STRING, v STRING) USING iceberg"
             + " PARTITIONED BY (region) TBLPROPERTIES ('format-version' = '2', "
             + MOR
-            + ", 'write.parquet.compression-codec' = 'snappy')");
+            + ", 'write.parquet.compression-codec' = 'snappy',"
+            + " 'write.delete.granularity' = 'partition')");
     sql(
         "INSERT INTO lake.db.respecified VALUES (1, 'eu', 'a'), (2, 'eu', 'b'), (3, 'us', 'c'),"
             + " (4, 'us', 'd'), (5, 'ap', 'e'), (6, NULL, 'f')");
@@ -341,6 +387,23 @@ class ForeignCorpusWriter {
             + " DATE '2024-05-05')");
     sql("ALTER TABLE lake.db.vectors RENAME COLUMN name TO label");
     sql("ALTER TABLE lake.db.vectors DROP COLUMN ts_ntz");
+    comment(
+        "a column added with a default (format 3), with Iceberg's Java API: Spark sets none"
+            + " (\"setting default values in Spark is currently unsupported\")");
+    load("db.vectors")
+        .updateSchema()
+        .addColumn("Added Later", Types.IntegerType.get(), Literal.of(7))
+        .commit();
+    comment(
+        "Java API (Iceberg "
+            + IcebergBuild.version()
+            + "): table.updateSchema().addColumn(\"Added Later\", IntegerType, Literal.of(7))"
+            + ".commit()");
+    sql("ALTER TABLE lake.db.vectors WRITE ORDERED BY id");
+    sql(
+        "INSERT INTO lake.db.vectors (id, label, d, `Added Later`) VALUES (14, 'sorted',"
+            + " DATE '2024-05-06', 14)");
+    sql("INSERT INTO lake.db.vectors (id, label, d) VALUES (15, 'no value', DATE '2024-05-07')");
     table(
         "db.vectors",
         "ZSTD",
@@ -348,7 +411,8 @@ class ForeignCorpusWriter {
         read(first, null),
         read(updated, null),
         read(null, "id BETWEEN 3 AND 9"),
-        read(null, "d >= DATE '2024-03-01'"));
+        read(null, "d >= DATE '2024-03-01'"),
+        filter("`Added Later` = 7", "\"Added Later\" = 7"));
 
     comment(
         "db.equality: format 2; equality deletes written with Iceberg's Java API"
@@ -500,7 +564,7 @@ class ForeignCorpusWriter {
             + "`"
             + (where == null ? "" : " WHERE " + where)
             + " ORDER BY id";
-    return readEntry(query, null, where);
+    return readEntry(query, null, where, where);
   }
 
   private static String rowsOfOrders(int id, String customer, String day) {
@@ -544,10 +608,15 @@ class ForeignCorpusWriter {
   }
 
   /** A read to record: the current state or a snapshot, optionally filtered. */
-  private record Read(Long snapshot, String where) {}
+  private record Read(Long snapshot, String where, String floeWhere) {}
 
   private static Read read(Long snapshot, String where) {
-    return new Read(snapshot, where);
+    return new Read(snapshot, where, where);
+  }
+
+  /** A filter whose Spark and Floe spellings differ (quoted names: `a b` and "a b"). */
+  private static Read filter(String where, String floeWhere) {
+    return new Read(null, where, floeWhere);
   }
 
   private void table(String name, String codec, Read... reads) {
@@ -560,7 +629,7 @@ class ForeignCorpusWriter {
               + (r.snapshot() == null ? "" : " VERSION AS OF " + r.snapshot())
               + (r.where() == null ? "" : " WHERE " + r.where())
               + " ORDER BY id";
-      entries.add(readEntry(query, r.snapshot(), r.where()));
+      entries.add(readEntry(query, r.snapshot(), r.where(), r.floeWhere()));
     }
     tableEntries.add(
         "{\"name\": "
@@ -575,7 +644,7 @@ class ForeignCorpusWriter {
   }
 
   /** Runs a query with Spark and renders its columns and rows. */
-  private String readEntry(String query, Long snapshot, String where) {
+  private String readEntry(String query, Long snapshot, String where, String floeWhere) {
     Dataset<Row> result = spark.sql(query);
     StructType schema = result.schema();
     List<Row> rows = result.collectAsList();
@@ -595,6 +664,8 @@ class ForeignCorpusWriter {
         + (snapshot == null ? "null" : snapshot.toString())
         + ", \"where\": "
         + (where == null ? "null" : json(where))
+        + ", \"floeWhere\": "
+        + (floeWhere == null ? "null" : json(floeWhere))
         + ",\n     \"schema\": "
         + struct(schema, ids)
         + ",\n     \"rows\": [\n      "
@@ -769,6 +840,17 @@ class ForeignCorpusWriter {
         Files.delete(p);
       }
     }
+    List<String> contents = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(generated)) {
+      for (Path p : files.filter(Files::isRegularFile).sorted().toList()) {
+        contents.add(
+            "{\"path\": "
+                + json(generated.relativize(p).toString().replace('\\', '/'))
+                + ", \"bytes\": "
+                + Files.size(p)
+                + "}");
+      }
+    }
     String engine = "Apache Spark " + spark.version();
     String iceberg = IcebergBuild.fullVersion();
     String date = Instant.now().toString();
@@ -791,6 +873,8 @@ class ForeignCorpusWriter {
             + String.join(",\n ", tableEntries)
             + "],\n\"files\": [\n "
             + String.join(",\n ", fileEntries)
+            + "],\n\"contents\": [\n "
+            + String.join(",\n ", contents)
             + "]}\n",
         StandardCharsets.UTF_8);
     Files.writeString(
