@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -30,6 +31,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -146,6 +148,9 @@ class ForeignTablesTest {
           features.add("gzip-compressed metadata in " + what);
         }
       }
+      if (promoted(table)) {
+        features.add("promoted types in " + what);
+      }
       if (table.schema().columns().stream().anyMatch(f -> f.initialDefault() != null)) {
         features.add("a column default in " + what);
       }
@@ -164,7 +169,10 @@ class ForeignTablesTest {
     assertThat(features)
         .containsExactlyInAnyOrder(
             "gzip-compressed metadata in spark34-iceberg13 db.merge_on_read",
-            "a column default in spark41-iceberg112 db.vectors");
+            "a column default in spark41-iceberg112 db.vectors",
+            "promoted types in spark34-iceberg13 db.typed",
+            "promoted types in spark35-iceberg110 db.orders",
+            "promoted types in spark41-iceberg112 db.vectors");
     assertThat(evolved)
         .contains(
             "partitions of spark34-iceberg13 db.evolved",
@@ -314,6 +322,22 @@ class ForeignTablesTest {
       for (Types.NestedField field : schema.columns()) {
         Types.NestedField now = current.findField(field.fieldId());
         if (now == null || !now.name().equals(field.name())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether a field, at any depth, has a wider type now than in an earlier schema. */
+  private static boolean promoted(Table table) {
+    Map<Integer, Types.NestedField> now = TypeUtil.indexById(table.schema().asStruct());
+    for (Schema schema : table.schemas().values()) {
+      for (Types.NestedField field : TypeUtil.indexById(schema.asStruct()).values()) {
+        Types.NestedField current = now.get(field.fieldId());
+        if (current != null
+            && field.type().isPrimitiveType()
+            && !field.type().equals(current.type())) {
           return true;
         }
       }

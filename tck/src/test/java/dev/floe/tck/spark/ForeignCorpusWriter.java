@@ -170,6 +170,12 @@ class ForeignCorpusWriter {
     sql("DELETE FROM lake.db.typed WHERE id = 2");
     sql(
         "UPDATE lake.db.typed SET amount = amount + 1, tags = array('updated') WHERE region = 'us'");
+    comment("type promotion: the files keep int, float and decimal(12, 2); the table reads wider");
+    sql("ALTER TABLE lake.db.typed ALTER COLUMN qty TYPE BIGINT");
+    sql("ALTER TABLE lake.db.typed ALTER COLUMN ratio TYPE DOUBLE");
+    sql("ALTER TABLE lake.db.typed ALTER COLUMN amount TYPE DECIMAL(16, 2)");
+    sql("ALTER TABLE lake.db.typed ALTER COLUMN address.zip TYPE BIGINT");
+    sql("ALTER TABLE lake.db.typed RENAME COLUMN address.street TO line");
     table(
         "db.typed",
         "GZIP",
@@ -177,7 +183,8 @@ class ForeignCorpusWriter {
         read(first, null),
         read(second, null),
         read(null, "region = 'eu' AND amount > 0"),
-        read(null, "d < DATE '2024-01-01'"));
+        read(null, "d < DATE '2024-01-01'"),
+        read(null, "qty > 5 OR ratio < 0"));
 
     comment("db.evolved: renamed and dropped columns, partition evolution in format 1");
     sql(
@@ -287,6 +294,10 @@ class ForeignCorpusWriter {
             + " s.amount, DATE '2024-03-04', TIMESTAMP '2024-03-04 08:00:00')");
     sql("ALTER TABLE lake.db.orders RENAME COLUMN customer TO client");
     sql("ALTER TABLE lake.db.orders DROP COLUMN props");
+    comment("nested evolution: a field of the list's structs renamed, widened and added");
+    sql("ALTER TABLE lake.db.orders RENAME COLUMN items.element.sku TO code");
+    sql("ALTER TABLE lake.db.orders ALTER COLUMN items.element.qty TYPE BIGINT");
+    sql("ALTER TABLE lake.db.orders ADD COLUMN items.element.note STRING");
     sql(
         "INSERT INTO lake.db.orders (id, client, amount, d, ts, ts_ntz, items) VALUES (10,"
             + " 'gina', 10.10, DATE '2024-03-01', TIMESTAMP '2024-03-01 23:00:00', NULL, NULL)");
@@ -387,6 +398,9 @@ class ForeignCorpusWriter {
             + " DATE '2024-05-05')");
     sql("ALTER TABLE lake.db.vectors RENAME COLUMN name TO label");
     sql("ALTER TABLE lake.db.vectors DROP COLUMN ts_ntz");
+    sql("ALTER TABLE lake.db.vectors RENAME COLUMN info.a TO alpha");
+    sql("ALTER TABLE lake.db.vectors ADD COLUMN info.z DATE");
+    sql("ALTER TABLE lake.db.vectors ALTER COLUMN nums.element TYPE BIGINT");
     comment(
         "a column added with a default (format 3), with Iceberg's Java API: Spark sets none"
             + " (\"setting default values in Spark is currently unsupported\")");
@@ -538,18 +552,48 @@ class ForeignCorpusWriter {
             + " 'b', 'y'))"
             + " AS t(id, name, amount, d, ts, ts_ntz, tags, info)";
     sql(view);
-    String folder = "file:" + generated.resolve("plain_parquet");
-    spark.table("plain").repartition(2).write().parquet(folder);
+    writeFiles("plain_parquet", "db.plain", "SNAPPY", "");
+    comment(
+        "plain_parquet_legacy: the same rows in Spark's legacy layout (Hive's: two-level lists,"
+            + " decimals as fixed-length binary), millisecond timestamps, gzip");
+    sql("SET spark.sql.parquet.writeLegacyFormat = true");
+    sql("SET spark.sql.parquet.outputTimestampType = TIMESTAMP_MILLIS");
+    writeFiles("plain_parquet_legacy", "db.plain_legacy", "GZIP", "gzip");
+    sql("RESET spark.sql.parquet.writeLegacyFormat");
+    sql("RESET spark.sql.parquet.outputTimestampType");
+  }
+
+  /** Writes the view {@code plain} with Spark's Parquet writer, and what Spark reads back. */
+  private void writeFiles(String name, String table, String codec, String compression) {
+    String folder = "file:" + generated.resolve(name);
+    var writer = spark.table("plain").repartition(2).write();
+    if (!compression.isEmpty()) {
+      writer = writer.option("compression", compression);
+    }
+    writer.parquet(folder);
     statements.add(
-        "spark.table(\"plain\").repartition(2).write().parquet(\"" + folder + "\");  -- Java");
+        "spark.table(\"plain\").repartition(2).write()"
+            + (compression.isEmpty() ? "" : ".option(\"compression\", \"" + compression + "\")")
+            + ".parquet(\""
+            + folder
+            + "\");  -- Java");
     List<String> reads = new ArrayList<>();
     reads.add(readFiles(folder, null));
     reads.add(readFiles(folder, "amount > 5"));
     fileEntries.add(
-        "{\"name\": \"plain_parquet\", \"folder\": \"plain_parquet\", \"codec\": \"SNAPPY\","
-            + " \"table\": \"db.plain\", \"create\": "
+        "{\"name\": "
+            + json(name)
+            + ", \"folder\": "
+            + json(name)
+            + ", \"codec\": "
+            + json(codec)
+            + ", \"table\": "
+            + json(table)
+            + ", \"create\": "
             + json(
-                "CREATE TABLE db.plain (id INT, name VARCHAR, amount DECIMAL(10, 2), d DATE,"
+                "CREATE TABLE "
+                    + table
+                    + " (id INT, name VARCHAR, amount DECIMAL(10, 2), d DATE,"
                     + " ts TIMESTAMP WITH LOCAL TIME ZONE, ts_ntz TIMESTAMP, tags ARRAY<VARCHAR>,"
                     + " info ROW(a INT, b VARCHAR))")
             + ",\n  \"reads\": [\n    "
