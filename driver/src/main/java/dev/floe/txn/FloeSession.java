@@ -435,10 +435,16 @@ public final class FloeSession implements BatchingSession {
       for (TableState state : changed) {
         prepared.add(prepare(state));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // nothing is published yet: the statement's files go, whatever failed (a class missing from
+      // the jar, memory running out)
       changed.forEach(this::discardPrepared);
       rollback();
-      throw translate(e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
+      if (e instanceof Error error) {
+        throw error;
+      }
+      throw translate(
+          (RuntimeException) e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
     }
     List<String> published = new ArrayList<>();
     for (int i = 0; i < changed.size(); i++) {
