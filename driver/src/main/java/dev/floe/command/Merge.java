@@ -398,9 +398,12 @@ final class Merge {
           for (int i = 0; i < columns; i++) {
             String type = types.get(i).typeName();
             Object value;
-            if (type.equals("DATE") || type.equals("TIME")) {
+            // Calcite's runtime holds a DATE as an int of days, a TIME of at most millisecond
+            // precision as an int of milliseconds, and a finer TIME and every TIMESTAMP as a long
+            // (micro- or nanoseconds): read the number as it is held, never narrowed.
+            if (type.equals("DATE") || (type.equals("TIME") && types.get(i).precision() <= 3)) {
               value = rs.getInt(i + 1);
-            } else if (type.startsWith("TIMESTAMP")) {
+            } else if (type.startsWith("TIMESTAMP") || type.equals("TIME")) {
               value = rs.getLong(i + 1);
             } else {
               value = rs.getObject(i + 1);

@@ -1,12 +1,16 @@
 package dev.floe.planner.prepare;
 
+import com.google.common.collect.Range;
+import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.volcano.AbstractConverter;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
 import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.AggregateExpandWithinDistinctRule;
@@ -64,6 +68,12 @@ import org.apache.calcite.rel.rules.UnionPullUpConstantsRule;
 import org.apache.calcite.rel.rules.UnionToDistinctRule;
 import org.apache.calcite.rel.rules.UnionToValuesRule;
 import org.apache.calcite.rel.rules.materialize.MaterializedViewRules;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.Sarg;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -111,6 +121,66 @@ final class DefaultRules {
    * {@code RelOptRules.ABSTRACT_RELATIONAL_RULES} without {@code PROJECT_TO_SEMI_JOIN} and {@code
    * JOIN_TO_SEMI_JOIN} ({@link SemiJoinRules}).
    */
+  /**
+   * {@code DateRangeRules.FILTER_INSTANCE} (a comparison of {@code EXTRACT(YEAR FROM d)} becomes a
+   * range of {@code d}, which the scan can prune by), applied only where the years compared with
+   * lie between 1 and 9999: for others Calcite's rule computes an empty range (the filter then
+   * drops every row: {@code EXTRACT(YEAR FROM d) >= 0}) or fails.
+   */
+  static final RelOptRule DATE_RANGE =
+      DateRangeRules.FilterDateRangeRule.FilterDateRangeRuleConfig.DEFAULT
+          .withOperandSupplier(
+              b -> b.operand(Filter.class).predicate(DefaultRules::yearsInRange).anyInputs())
+          .as(DateRangeRules.FilterDateRangeRule.FilterDateRangeRuleConfig.class)
+          .toRule();
+
+  /** Whether every number a filter with an {@code EXTRACT(YEAR ...)} holds is a year 1..9999. */
+  static boolean yearsInRange(Filter filter) {
+    RexNode condition = filter.getCondition();
+    boolean[] year = {false};
+    boolean[] outside = {false};
+    condition.accept(
+        new RexVisitorImpl<Void>(true) {
+          @Override
+          public Void visitCall(RexCall call) {
+            if (call.getKind() == SqlKind.EXTRACT
+                && call.getOperands().get(0) instanceof RexLiteral
+                && ((RexLiteral) call.getOperands().get(0)).getValue() == TimeUnitRange.YEAR) {
+              year[0] = true;
+            }
+            return super.visitCall(call);
+          }
+
+          @Override
+          public Void visitLiteral(RexLiteral literal) {
+            Object value = literal.getValue();
+            if (value instanceof Sarg) {
+              for (Range<?> range : ((Sarg<?>) value).rangeSet.asRanges()) {
+                if (range.hasLowerBound()) {
+                  check(range.lowerEndpoint());
+                }
+                if (range.hasUpperBound()) {
+                  check(range.upperEndpoint());
+                }
+              }
+            } else {
+              check(value);
+            }
+            return null;
+          }
+
+          private void check(Object value) {
+            if (value instanceof BigDecimal) {
+              BigDecimal n = (BigDecimal) value;
+              if (n.compareTo(BigDecimal.ONE) < 0 || n.compareTo(BigDecimal.valueOf(9999)) > 0) {
+                outside[0] = true;
+              }
+            }
+          }
+        });
+    return !(year[0] && outside[0]);
+  }
+
   private static final List<RelOptRule> ABSTRACT_RELATIONAL_RULES =
       List.of(
           FILTER_INTO_JOIN,
@@ -158,7 +228,7 @@ final class DefaultRules {
               .ProjectToLogicalProjectAndWindowRuleConfig.DEFAULT
               .toRule(),
           FilterMergeRule.Config.DEFAULT.toRule(),
-          DateRangeRules.FILTER_INSTANCE,
+          DATE_RANGE,
           IntersectToDistinctRule.Config.DEFAULT.toRule(),
           MinusToDistinctRule.Config.DEFAULT.toRule());
 

@@ -588,6 +588,96 @@ public class LakePrepare extends CalcitePrepareImpl {
   }
 
   /**
+   * Refuses (0A000) a window aggregate of distinct values ({@code COUNT(DISTINCT x) OVER (...)},
+   * {@code SUM(DISTINCT x) OVER (...)}): Calcite's window runtime ignores DISTINCT there and would
+   * count and sum every value. MIN and MAX, whose answer DISTINCT does not change, are let through.
+   */
+  static final class WindowDistinctCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
+    static final WindowDistinctCheck INSTANCE = new WindowDistinctCheck();
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlCall call) {
+      if (call.getKind() == org.apache.calcite.sql.SqlKind.OVER
+          && call.operand(0) instanceof org.apache.calcite.sql.SqlCall) {
+        org.apache.calcite.sql.SqlCall aggregate = call.operand(0);
+        // Before validation a function call is known by its name only.
+        String name = aggregate.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        if (aggregate.getFunctionQuantifier() != null
+            && aggregate.getFunctionQuantifier().getValue()
+                == org.apache.calcite.sql.SqlSelectKeyword.DISTINCT
+            && !name.equals("MIN")
+            && !name.equals("MAX")) {
+          throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
+              aggregate.getOperator().getName()
+                  + "(DISTINCT ...) OVER (...): a window aggregate of distinct values (compute the"
+                  + " distinct values in a subquery or with GROUP BY and join them)");
+        }
+      }
+      return super.visit(call);
+    }
+  }
+
+  /**
+   * Refuses (0A000) MIN and MAX of UUID values, grouped or over a window: Calcite's runtime has no
+   * implementation of them, and would fail with an internal error. Comparisons and ORDER BY of
+   * UUIDs work.
+   */
+  static final class UuidExtremes extends org.apache.calcite.rel.RelVisitor {
+    static void check(org.apache.calcite.rel.RelNode rel) {
+      new UuidExtremes().go(rel);
+    }
+
+    @Override
+    public void visit(
+        org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
+      if (node instanceof org.apache.calcite.rel.core.Aggregate) {
+        org.apache.calcite.rel.core.Aggregate aggregate =
+            (org.apache.calcite.rel.core.Aggregate) node;
+        for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+          for (int arg : call.getArgList()) {
+            refuse(
+                call.getAggregation().getKind(),
+                aggregate.getInput().getRowType().getFieldList().get(arg).getType());
+          }
+        }
+      }
+      for (org.apache.calcite.rex.RexNode expression : expressions(node)) {
+        expression.accept(
+            new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+              @Override
+              public Void visitOver(org.apache.calcite.rex.RexOver over) {
+                for (org.apache.calcite.rex.RexNode operand : over.getOperands()) {
+                  refuse(over.getAggOperator().getKind(), operand.getType());
+                }
+                return super.visitOver(over);
+              }
+            });
+      }
+      super.visit(node, ordinal, parent);
+    }
+
+    private static java.util.List<org.apache.calcite.rex.RexNode> expressions(
+        org.apache.calcite.rel.RelNode node) {
+      if (node instanceof org.apache.calcite.rel.core.Project) {
+        return ((org.apache.calcite.rel.core.Project) node).getProjects();
+      }
+      if (node instanceof org.apache.calcite.rel.core.Filter) {
+        return java.util.List.of(((org.apache.calcite.rel.core.Filter) node).getCondition());
+      }
+      return java.util.List.of();
+    }
+
+    private static void refuse(
+        org.apache.calcite.sql.SqlKind kind, org.apache.calcite.rel.type.RelDataType type) {
+      if ((kind == org.apache.calcite.sql.SqlKind.MIN || kind == org.apache.calcite.sql.SqlKind.MAX)
+          && type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.UUID) {
+        throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
+            kind + " of UUID values (ORDER BY ... LIMIT 1 finds the same value)");
+      }
+    }
+  }
+
+  /**
    * Replaces every table name in a statement by the exact path Floe's one resolver finds for it
    * ({@link SqlNames}), seen from the connection's current schema.
    */
@@ -637,10 +727,12 @@ public class LakePrepare extends CalcitePrepareImpl {
         qualifyTableNames(query, context);
       }
       query.accept(SubMillisecondCheck.INSTANCE);
+      query.accept(WindowDistinctCheck.INSTANCE);
       if (needsValidation) {
         TimeTravel.rewrite(query);
       }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
+      UuidExtremes.check(converted.rel);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
       RelRoot root =
