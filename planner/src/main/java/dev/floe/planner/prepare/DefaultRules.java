@@ -10,7 +10,9 @@ import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.volcano.AbstractConverter;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
 import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.AggregateExpandWithinDistinctRule;
@@ -68,11 +70,13 @@ import org.apache.calcite.rel.rules.UnionPullUpConstantsRule;
 import org.apache.calcite.rel.rules.UnionToDistinctRule;
 import org.apache.calcite.rel.rules.UnionToValuesRule;
 import org.apache.calcite.rel.rules.materialize.MaterializedViewRules;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.Sarg;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -133,6 +137,36 @@ final class DefaultRules {
               b -> b.operand(Filter.class).predicate(DefaultRules::yearsInRange).anyInputs())
           .as(DateRangeRules.FilterDateRangeRule.FilterDateRangeRuleConfig.class)
           .toRule();
+
+  /**
+   * {@code EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE}, for joins whose keys are not UUIDs: Calcite
+   * writes the merge join's comparator of keys held as {@code Object} with the same signature as
+   * its bridge method, which Janino refuses ("Redeclaration of compare(Object, Object)"). Such
+   * joins are hash joins.
+   */
+  static final RelOptRule MERGE_JOIN = mergeJoin();
+
+  private static RelOptRule mergeJoin() {
+    ConverterRule rule = (ConverterRule) EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE;
+    return rule.config
+        .withConversion(
+            LogicalJoin.class,
+            DefaultRules::withoutUuidKeys,
+            rule.config.inTrait(),
+            rule.config.outTrait(),
+            "EnumerableMergeJoinRule")
+        .toRule();
+  }
+
+  private static boolean withoutUuidKeys(LogicalJoin join) {
+    List<RelDataTypeField> left = join.getLeft().getRowType().getFieldList();
+    for (int key : join.analyzeCondition().leftKeys) {
+      if (left.get(key).getType().getSqlTypeName() == SqlTypeName.UUID) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** Whether every number a filter with an {@code EXTRACT(YEAR ...)} holds is a year 1..9999. */
   static boolean yearsInRange(Filter filter) {
@@ -330,7 +364,9 @@ final class DefaultRules {
     planner.addRule(PROJECT_TABLE_SCAN);
     planner.addRule(PROJECT_INTERPRETER_TABLE_SCAN);
     if (CalciteSystemProperty.ENABLE_ENUMERABLE.value()) {
-      EnumerableRules.ENUMERABLE_RULES.forEach(planner::addRule);
+      for (RelOptRule rule : EnumerableRules.ENUMERABLE_RULES) {
+        planner.addRule(rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE ? MERGE_JOIN : rule);
+      }
       planner.addRule(EnumerableRules.TO_INTERPRETER);
     }
     if (enableBindable && CalciteSystemProperty.ENABLE_ENUMERABLE.value()) {

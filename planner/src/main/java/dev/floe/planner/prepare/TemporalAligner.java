@@ -158,12 +158,18 @@ final class TemporalAligner extends RexShuttle {
             || ((Join) rel).getJoinType() == JoinRelType.ANTI);
   }
 
-  /** Whether a join's condition reads a TIME finer than milliseconds of its left input. */
+  /**
+   * Whether a join evaluates an expression over a TIME finer than milliseconds of its left input:
+   * equality keys are not evaluated (the hash join compares the values as they are held), the rest
+   * of the condition is.
+   */
   private static boolean readsFineTime(Join join, RelNode left) {
     List<RelDataTypeField> fields = left.getRowType().getFieldList();
-    for (int index : RelOptUtil.InputFinder.bits(join.getCondition())) {
-      if (index < fields.size() && isFineTime(fields.get(index).getType())) {
-        return true;
+    for (RexNode remaining : join.analyzeCondition().nonEquiConditions) {
+      for (int index : RelOptUtil.InputFinder.bits(remaining)) {
+        if (index < fields.size() && isFineTime(fields.get(index).getType())) {
+          return true;
+        }
       }
     }
     return false;

@@ -234,4 +234,25 @@ class FoundByFuzzingTest {
         .containsExactly("2 20");
     assertThat(rows("SELECT c0 FROM t WHERE c5 > 5")).containsExactly("3");
   }
+
+  @Test
+  void joinAndMergeOnAUuidKeyOfManyRowsAnswer() throws SQLException {
+    run("CREATE TABLE t (b BOOLEAN, u UUID) PARTITIONED BY (u)");
+    StringBuilder insert = new StringBuilder("INSERT INTO t VALUES ");
+    for (int i = 0; i < 30; i++) {
+      insert.append(i == 0 ? "" : ", ").append("(TRUE, UUID '");
+      insert.append(new java.util.UUID(i * 7919L, i)).append("')");
+    }
+    run(insert.toString());
+    assertThat(
+            rows(
+                "SELECT COUNT(*) FROM (SELECT a.u, COUNT(*) FROM t AS a JOIN t AS b"
+                    + " ON a.u = b.u GROUP BY a.u) AS x"))
+        .containsExactly("30");
+    run(
+        "MERGE INTO t AS tg USING (SELECT * FROM (VALUES (UUID '"
+            + new java.util.UUID(7919L, 1)
+            + "', FALSE)) AS s(k, v)) AS s ON tg.u = s.k WHEN MATCHED THEN UPDATE SET b = s.v");
+    assertThat(rows("SELECT COUNT(*) FROM t WHERE NOT b")).containsExactly("1");
+  }
 }
