@@ -35,6 +35,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
  * {@code optimize}: bin-packs the data files of each partition that are smaller than the threshold
@@ -62,7 +63,7 @@ final class Compaction {
   }
 
   /** One partition's files to rewrite. */
-  private record Group(String partition, List<FileScanTask> tasks) {}
+  private record Group(List<Object> partition, List<FileScanTask> tasks) {}
 
   Maintenance.Result run(long threshold, SqlNode where, boolean dryRun) {
     table.refresh();
@@ -74,7 +75,9 @@ final class Compaction {
     long added = 0;
     long bytes = 0;
     if (snapshot != null) {
-      Map<String, List<FileScanTask>> byPartition = new LinkedHashMap<>();
+      // Partitions told apart by their values as Iceberg compares them (a binary value read from
+      // a manifest is a buffer whose text differs from file to file).
+      Map<List<Object>, List<FileScanTask>> byPartition = new LinkedHashMap<>();
       Map<String, Set<String>> deleteUsers = new HashMap<>();
       Map<String, DeleteFile> deleteFiles = new HashMap<>();
       try (CloseableIterable<FileScanTask> tasks =
@@ -88,7 +91,12 @@ final class Compaction {
           boolean selected = predicate == null || predicate.selects(task.file());
           if (selected
               && (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty())) {
-            String partition = task.file().specId() + "/" + task.file().partition();
+            int specId = task.file().specId();
+            List<Object> partition =
+                List.of(
+                    specId,
+                    StructLikeWrapper.forType(table.specs().get(specId).partitionType())
+                        .set(task.file().partition()));
             byPartition.computeIfAbsent(partition, k -> new ArrayList<>()).add(task);
           }
         }
@@ -98,7 +106,7 @@ final class Compaction {
       Set<String> rewrittenFiles = new HashSet<>();
       Set<String> removed = new HashSet<>();
       int groupNumber = 0;
-      for (Map.Entry<String, List<FileScanTask>> entry : byPartition.entrySet()) {
+      for (Map.Entry<List<Object>, List<FileScanTask>> entry : byPartition.entrySet()) {
         groupNumber++;
         List<FileScanTask> tasks = entry.getValue();
         boolean hasDeletes = tasks.stream().anyMatch(t -> !t.deletes().isEmpty());

@@ -52,7 +52,9 @@ import org.apache.calcite.util.TimestampString;
  * every digit, casts between TIME and TIMESTAMP and adding a day-time interval keep the
  * sub-millisecond digits, and any other operation on a timestamp gets its operand in milliseconds
  * and its result scaled back. An operation on a fine TIME whose result would depend on digits below
- * the millisecond and that is not made exact here is refused (0A000).
+ * the millisecond and that is not made exact here is refused (0A000). Being the one rewrite of
+ * expressions before code generation, it also gives UUIDs the ordering comparisons Calcite's
+ * runtime lacks.
  */
 final class TemporalAligner extends RexShuttle {
   private static final long SECONDS_PER_DAY = 86_400L;

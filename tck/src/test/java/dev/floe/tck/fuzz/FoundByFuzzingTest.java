@@ -255,4 +255,45 @@ class FoundByFuzzingTest {
             + "', FALSE)) AS s(k, v)) AS s ON tg.u = s.k WHEN MATCHED THEN UPDATE SET b = s.v");
     assertThat(rows("SELECT COUNT(*) FROM t WHERE NOT b")).containsExactly("1");
   }
+
+  @Test
+  void optimizeOfOnePartitionOfTimeInstantUuidAndBinaryColumnsRewritesThatPartitionAlone()
+      throws SQLException {
+    String one =
+        "TIME '00:00:00.000001', TIMESTAMP WITH LOCAL TIME ZONE '2147-03-01 00:00:00',"
+            + " UUID '00000000-0000-0000-0000-000000000001', X'00ff'";
+    String other =
+        "TIME '01:00:00', TIMESTAMP WITH LOCAL TIME ZONE '2024-01-01 00:00:00',"
+            + " UUID '00000000-0000-0000-0000-000000000002', X'01'";
+    run(
+        "CREATE TABLE t (tm TIME, tz TIMESTAMP WITH LOCAL TIME ZONE, u UUID, b VARBINARY, v INT)"
+            + " PARTITIONED BY (tm, tz, u, b)");
+    for (int i = 0; i < 2; i++) {
+      run("INSERT INTO t VALUES (" + one + ", " + i + "), (" + other + ", " + i + ")");
+    }
+    assertThat(
+            rows(
+                "ALTER TABLE t EXECUTE optimize WHERE tm = TIME '00:00:00.000001'"
+                    + " AND tz = TIMESTAMP WITH LOCAL TIME ZONE '2147-03-01 00:00:00'"
+                    + " AND u = UUID '00000000-0000-0000-0000-000000000001' AND b = X'00ff'"))
+        .hasSize(1)
+        .allSatisfy(row -> assertThat(row).startsWith("2 0 1 "));
+    assertThat(rows("SELECT COUNT(*) FROM \"t$files\"")).containsExactly("3");
+    assertThat(rows("SELECT COUNT(*), SUM(v) FROM t")).containsExactly("4 2");
+  }
+
+  @Test
+  void optimizeOfABinaryPartitionOfTwoSmallFilesRewritesThemIntoOne() throws SQLException {
+    run(
+        "CREATE TABLE t (p VARBINARY, v INT) PARTITIONED BY (p)",
+        "INSERT INTO t VALUES (X'00ff', 1)",
+        "INSERT INTO t VALUES (X'00ff', 2)");
+    assertThat(rows("ALTER TABLE t EXECUTE optimize"))
+        .hasSize(1)
+        .first()
+        .asString()
+        .startsWith("2 0 1 ");
+    assertThat(rows("SELECT COUNT(*) FROM \"t$files\"")).containsExactly("1");
+    assertThat(rows("SELECT SUM(v) FROM t WHERE p = X'00ff'")).containsExactly("3");
+  }
 }

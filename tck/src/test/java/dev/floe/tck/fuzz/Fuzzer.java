@@ -126,12 +126,18 @@ final class Fuzzer {
     } catch (SQLException | RuntimeException e) {
       // The harness itself failed (a generator bug or an engine refusing what it must accept
       // outside any oracle): reported like a difference, so it is looked at.
+      StringBuilder where = new StringBuilder(String.valueOf(e.getMessage()));
+      for (StackTraceElement frame : e.getStackTrace()) {
+        where.append("\n    at ").append(frame);
+        if (frame.getClassName().startsWith(Fuzzer.class.getName())) {
+          break;
+        }
+      }
       fail(
           seed,
           history,
           null,
-          new Difference(
-              "harness", e.getClass().getSimpleName(), String.valueOf(e.getMessage()), e));
+          new Difference("harness", e.getClass().getSimpleName(), where.toString(), e));
     }
   }
 

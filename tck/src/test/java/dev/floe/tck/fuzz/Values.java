@@ -608,6 +608,18 @@ final class Values {
     if (value instanceof CharSequence) {
       value = value.toString();
     }
+    if (value instanceof Long
+        && (type.kind() == ColumnType.Kind.TIMESTAMP_NS
+            || type.kind() == ColumnType.Kind.TIMESTAMPTZ_NS)) {
+      // Iceberg 1.12's generic reader gives an identity partition's nanosecond timestamp as the
+      // number it is stored as (IdentityPartitionConverters knows no TIMESTAMP_NANO).
+      long nanos = (Long) value;
+      OffsetDateTime instant =
+          Instant.ofEpochSecond(
+                  Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L))
+              .atOffset(ZoneOffset.UTC);
+      value = type.kind() == ColumnType.Kind.TIMESTAMP_NS ? instant.toLocalDateTime() : instant;
+    }
     return canonical(value, type);
   }
 
