@@ -399,7 +399,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
-      org.apache.calcite.rel.RelNode rel = TemporalAligner.align(root.rel);
+      org.apache.calcite.rel.RelNode rel = TemporalAligner.align(OuterJoinRows.keep(root.rel));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
@@ -618,66 +618,6 @@ public class LakePrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * Refuses (0A000) MIN and MAX of UUID values, grouped or over a window: Calcite's runtime has no
-   * implementation of them, and would fail with an internal error. Comparisons and ORDER BY of
-   * UUIDs work.
-   */
-  static final class UuidExtremes extends org.apache.calcite.rel.RelVisitor {
-    static void check(org.apache.calcite.rel.RelNode rel) {
-      new UuidExtremes().go(rel);
-    }
-
-    @Override
-    public void visit(
-        org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
-      if (node instanceof org.apache.calcite.rel.core.Aggregate) {
-        org.apache.calcite.rel.core.Aggregate aggregate =
-            (org.apache.calcite.rel.core.Aggregate) node;
-        for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
-          for (int arg : call.getArgList()) {
-            refuse(
-                call.getAggregation().getKind(),
-                aggregate.getInput().getRowType().getFieldList().get(arg).getType());
-          }
-        }
-      }
-      for (org.apache.calcite.rex.RexNode expression : expressions(node)) {
-        expression.accept(
-            new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
-              @Override
-              public Void visitOver(org.apache.calcite.rex.RexOver over) {
-                for (org.apache.calcite.rex.RexNode operand : over.getOperands()) {
-                  refuse(over.getAggOperator().getKind(), operand.getType());
-                }
-                return super.visitOver(over);
-              }
-            });
-      }
-      super.visit(node, ordinal, parent);
-    }
-
-    private static java.util.List<org.apache.calcite.rex.RexNode> expressions(
-        org.apache.calcite.rel.RelNode node) {
-      if (node instanceof org.apache.calcite.rel.core.Project) {
-        return ((org.apache.calcite.rel.core.Project) node).getProjects();
-      }
-      if (node instanceof org.apache.calcite.rel.core.Filter) {
-        return java.util.List.of(((org.apache.calcite.rel.core.Filter) node).getCondition());
-      }
-      return java.util.List.of();
-    }
-
-    private static void refuse(
-        org.apache.calcite.sql.SqlKind kind, org.apache.calcite.rel.type.RelDataType type) {
-      if ((kind == org.apache.calcite.sql.SqlKind.MIN || kind == org.apache.calcite.sql.SqlKind.MAX)
-          && type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.UUID) {
-        throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
-            kind + " of UUID values (ORDER BY ... LIMIT 1 finds the same value)");
-      }
-    }
-  }
-
-  /**
    * Replaces every table name in a statement by the exact path Floe's one resolver finds for it
    * ({@link SqlNames}), seen from the connection's current schema.
    */
@@ -732,7 +672,6 @@ public class LakePrepare extends CalcitePrepareImpl {
         TimeTravel.rewrite(query);
       }
       RelRoot converted = super.convertQuery(query, needsValidation, top);
-      UuidExtremes.check(converted.rel);
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
       RelRoot root =

@@ -296,4 +296,71 @@ class FoundByFuzzingTest {
     assertThat(rows("SELECT COUNT(*) FROM \"t$files\"")).containsExactly("1");
     assertThat(rows("SELECT SUM(v) FROM t WHERE p = X'00ff'")).containsExactly("3");
   }
+
+  @Test
+  void semiJoinOfATableWithAMicrosecondTimeColumnReadsItsRows() throws SQLException {
+    run(
+        "CREATE TABLE t (c0 TIME, c1 INT)",
+        "INSERT INTO t VALUES (TIME '07:11:25.957057', 1), (TIME '00:00:00.000003', 2)");
+    assertThat(
+            rows(
+                "SELECT a.c0 FROM t AS a WHERE EXISTS (SELECT 1 FROM t AS b"
+                    + " WHERE b.c1 = a.c1 AND b.c0 IS NOT DISTINCT FROM TIME '00:00:00.000003')"))
+        .containsExactly("00:00:00.000003");
+    assertThat(
+            rows(
+                "SELECT a.c0 FROM t AS a WHERE a.c1 NOT IN"
+                    + " (SELECT b.c1 FROM t AS b WHERE b.c0 > TIME '00:00:00.000003')"))
+        .containsExactly("00:00:00.000003");
+    assertThat(rows("SELECT a.c1 FROM t AS a WHERE a.c0 IN (SELECT b.c0 FROM t AS b) ORDER BY 1"))
+        .containsExactly("1", "2");
+  }
+
+  @Test
+  void uuidComparisonsMinimaAndMaximaOrderAsOrderByAndIcebergsStatisticsDo() throws SQLException {
+    run(
+        "CREATE TABLE t (u UUID, v UUID, i INT)",
+        "INSERT INTO t VALUES (UUID '00000000-0000-0000-0000-000000000001',"
+            + " UUID 'f0000000-0000-0000-0000-000000000001', 1),"
+            + " (UUID 'f0000000-0000-0000-0000-000000000001',"
+            + " UUID '00000000-0000-0000-0000-000000000001', 2)");
+    assertThat(rows("SELECT i FROM t ORDER BY u")).containsExactly("2", "1");
+    assertThat(rows("SELECT i FROM t WHERE u < v")).containsExactly("2");
+    assertThat(rows("SELECT i FROM t WHERE u >= UUID '00000000-0000-0000-0000-000000000000'"))
+        .containsExactly("1");
+    assertThat(
+            rows(
+                "SELECT i FROM t WHERE u BETWEEN UUID 'f0000000-0000-0000-0000-000000000000'"
+                    + " AND UUID '00000000-0000-0000-0000-000000000005' ORDER BY i"))
+        .containsExactly("1", "2");
+    assertThat(rows("SELECT MIN(u), MAX(u) FROM t"))
+        .containsExactly(
+            "f0000000-0000-0000-0000-000000000001 00000000-0000-0000-0000-000000000001");
+    assertThat(
+            rows(
+                "SELECT u, i, SUM(i), COUNT(DISTINCT i), COUNT(DISTINCT v) FROM t"
+                    + " GROUP BY u, i ORDER BY i"))
+        .containsExactly(
+            "00000000-0000-0000-0000-000000000001 1 1 1 1",
+            "f0000000-0000-0000-0000-000000000001 2 2 1 1");
+  }
+
+  @Test
+  void fullJoinOnAConditionNoRowMeetsKeepsEveryRowOfARightSideOfOneRepeatedColumn()
+      throws SQLException {
+    run(
+        "CREATE TABLE t (c0 TIME, c1 TIME, c2 BOOLEAN)",
+        "INSERT INTO t VALUES (TIME '13:00:00', TIME '00:00:00', TRUE),"
+            + " (TIME '19:00:00', TIME '00:00:00', TRUE), (NULL, TIME '01:23:37.148307', TRUE)");
+    assertThat(
+            rows(
+                "SELECT a.c0, COUNT(*) FROM t AS a FULL JOIN t AS b"
+                    + " ON a.c2 = b.c2 AND b.c2 IN (TRUE) AND b.c2 <> TRUE GROUP BY a.c0"
+                    + " ORDER BY a.c0 NULLS FIRST"))
+        .containsExactly("null 4", "13:00:00 1", "19:00:00 1");
+    assertThat(rows("SELECT COUNT(*) FROM t AS a FULL JOIN (SELECT c1 FROM t) AS b ON FALSE"))
+        .containsExactly("6");
+    assertThat(rows("SELECT COUNT(*) FROM t AS a RIGHT JOIN (SELECT c2 FROM t) AS b ON FALSE"))
+        .containsExactly("3");
+  }
 }

@@ -353,8 +353,8 @@ final class QueryGenerator {
       fns.add("SUM");
       fns.add("AVG");
     }
-    // MIN and MAX of UUIDs Floe refuses (README, Known limits); DuckDB orders UUIDs otherwise.
-    if (t.orderedAlike()) {
+    // DuckDB orders UUIDs otherwise than Floe (README, Known limits).
+    if (!duck || t.orderedAlike()) {
       fns.add("MIN");
       fns.add("MAX");
     }
@@ -671,7 +671,7 @@ final class QueryGenerator {
           String fn =
               c.type().isNumeric()
                   ? pick(List.of("MIN", "MAX", "SUM", "COUNT"))
-                  : c.type().orderedAlike() ? pick(List.of("MIN", "MAX", "COUNT")) : "COUNT";
+                  : pick(List.of("MIN", "MAX", "COUNT"));
           ColumnType t =
               fn.equals("COUNT")
                   ? ColumnType.EXACT
