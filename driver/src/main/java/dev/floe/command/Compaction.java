@@ -26,7 +26,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -34,7 +33,6 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
@@ -298,8 +296,7 @@ final class Compaction {
       Schema schema = table.schema();
       GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, schema);
       Schema required = deletes.requiredSchema();
-      Map<Integer, ?> constants =
-          PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+      Map<Integer, ?> constants = LakeWrites.genericConstants(task);
       CloseableIterable<Record> records =
           Parquet.read(table.io().newInputFile(task.file().location()))
               .project(required)

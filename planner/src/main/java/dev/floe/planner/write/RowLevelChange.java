@@ -24,7 +24,6 @@ import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
@@ -39,7 +38,6 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
-import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -212,8 +210,7 @@ final class RowLevelChange {
     Schema requested = new Schema(MetadataColumns.ROW_POSITION);
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
     Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants =
-        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
     long live = 0;
     try (CloseableIterable<Record> records =
         deletes.filter(
@@ -324,8 +321,7 @@ final class RowLevelChange {
     Schema requested = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
     Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants =
-        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
     int posIndex = indexOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
     int columns = schema.columns().size();
     try (DataFileWriters<Record> writer = DataFileWriters.forRecords(table, outputFiles);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DifferentialFuzzTest {
   private static final Fuzzer.Config EVERY_BUILD =
-      new Fuzzer.Config(20261203L, 12, 14, 4, 150_000, true, 3);
+      new Fuzzer.Config(20261203L, 16, 12, 3, 140_000, true, 3);
 
   @Test
   void randomHistoriesAnswerAlikeInFloeDuckDbAndIcebergsReader(@TempDir Path work) {

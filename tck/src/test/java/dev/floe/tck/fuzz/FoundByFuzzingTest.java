@@ -363,4 +363,18 @@ class FoundByFuzzingTest {
     assertThat(rows("SELECT COUNT(*) FROM t AS a RIGHT JOIN (SELECT c2 FROM t) AS b ON FALSE"))
         .containsExactly("3");
   }
+
+  @Test
+  void copyOnWriteUpdateOfAFileOfAFixedLengthBinaryPartitionRewritesIt() throws SQLException {
+    run(
+        "CREATE TABLE t (c0 TIME, c1 BINARY(1), c2 VARBINARY) PARTITIONED BY (c1)"
+            + " WITH ('write.update.mode' = 'copy-on-write')",
+        "INSERT INTO t VALUES (NULL, X'c8', X'aa000000'), (TIME '14:00:00', X'c8', X'000000')",
+        "UPDATE t SET c0 = TIME '00:00:00.000004' WHERE c2 < X'aa000000'");
+    assertThat(rows("SELECT c0, c2 FROM t ORDER BY c2"))
+        .containsExactly("00:00:00.000004 000000", "null aa000000");
+    run("INSERT INTO t VALUES (NULL, X'c8', X'01')");
+    assertThat(rows("ALTER TABLE t EXECUTE optimize")).hasSize(1);
+    assertThat(rows("SELECT COUNT(*) FROM t WHERE c1 = X'c8'")).containsExactly("3");
+  }
 }

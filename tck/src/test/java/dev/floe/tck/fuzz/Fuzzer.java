@@ -29,7 +29,9 @@ final class Fuzzer {
           Integer.getInteger("fuzz.histories", defaults.histories),
           Integer.getInteger("fuzz.steps", defaults.steps),
           Integer.getInteger("fuzz.queries", defaults.queriesPerStep),
-          Long.getLong("fuzz.minutes", defaults.budgetMillis / 60_000) * 60_000,
+          System.getProperty("fuzz.minutes") == null
+              ? defaults.budgetMillis
+              : Long.getLong("fuzz.minutes") * 60_000,
           Boolean.parseBoolean(
               System.getProperty("fuzz.shrink", Boolean.toString(defaults.shrink))),
           Integer.getInteger("fuzz.maxFailures", defaults.maxFailures));
