@@ -68,7 +68,7 @@ abstract class Step {
     return label;
   }
 
-  /** A failure of one side, or null. */
+  /** One side of a statement: runs it and returns its update count. */
   interface Call {
     long run() throws SQLException;
   }
