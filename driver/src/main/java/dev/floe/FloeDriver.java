@@ -61,7 +61,7 @@ public final class FloeDriver implements Driver {
     if (acceptsURL(url)) {
       try {
         info = FloeConnector.properties(url, info);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw SqlErrors.toSql(e);
       }
     }

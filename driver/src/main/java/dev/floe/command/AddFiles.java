@@ -3,6 +3,7 @@ package dev.floe.command;
 import dev.floe.error.FloeError;
 import dev.floe.planner.scan.FileScan;
 import dev.floe.planner.spi.ExternalFiles;
+import dev.floe.storage.FileOwnership;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -40,17 +41,28 @@ import org.apache.parquet.schema.MessageType;
  * commit. Each file's columns are matched to the table's by field id, or by name through the
  * table's name mapping when the file has none (the mapping is created from the current schema when
  * the table has none, as Spark's add_files does); a column of the file the table lacks, a type that
- * differs, or a required column the file lacks is 42804, and nothing is added.
+ * differs, or a required column the file lacks is 42804, and nothing is added. A file under another
+ * table's folder, or under any table's {@code metadata/}, is refused (42602): a table takes no file
+ * another table owns, so no DROP or maintenance of one table can delete another's rows.
  */
 final class AddFiles {
   private final Table table;
   private final String name;
+  private final List<String> path;
   private final ExternalFiles files;
+  private final FileOwnership ownership;
 
-  AddFiles(Table table, String name, ExternalFiles files) {
+  /**
+   * @param path the table's path under the root
+   * @param ownership what decides which files the table may take (README, "The lake is a sandbox")
+   */
+  AddFiles(
+      Table table, String name, List<String> path, ExternalFiles files, FileOwnership ownership) {
     this.table = table;
     this.name = name;
+    this.path = path;
     this.files = files;
+    this.ownership = ownership;
   }
 
   Maintenance.Result run(String location, String format) {
@@ -62,6 +74,10 @@ final class AddFiles {
       throw FloeError.NOT_SUPPORTED.error(
           "add_files into the partitioned table " + name + ": its files carry no partition values");
     }
+    if (location == null || location.isBlank()) {
+      throw FloeError.NOT_OWNED.error(
+          "add files from '" + location + "'", "it names no file or folder");
+    }
     List<String> found = listed(location);
     String mappingJson = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
     NameMapping mapping =
@@ -72,8 +88,11 @@ final class AddFiles {
     MetricsConfig metrics = MetricsConfig.forTable(table);
     List<DataFile> added = new ArrayList<>();
     for (String file : found) {
-      String path = file.startsWith("/") ? "file:" + file : file;
-      if (present.contains(path) || present.contains(file)) {
+      ownership.checkAddable(path, name, file);
+    }
+    for (String file : found) {
+      String fileLocation = file.startsWith("/") ? "file:" + file : file;
+      if (present.contains(ownership.key(fileLocation))) {
         throw FloeError.PROCEDURE.error(
             "add_files", "the file " + file + " is already in table " + name);
       }
@@ -82,7 +101,7 @@ final class AddFiles {
       Metrics fileMetrics = ParquetUtil.fileMetrics(input, metrics, mapping);
       added.add(
           DataFiles.builder(table.spec())
-              .withPath(path)
+              .withPath(fileLocation)
               .withFormat(FileFormat.PARQUET)
               .withFileSizeInBytes(input.getLength())
               .withMetrics(fileMetrics)
@@ -105,17 +124,22 @@ final class AddFiles {
     return Maintenance.Result.of(result);
   }
 
-  /** The Parquet files at a location: the file itself, or every one under the folder. */
+  /**
+   * The Parquet files at a location: the file itself, or every one under the folder; a folder that
+   * is a file system's root or holds the lake is refused before it is searched.
+   */
   private List<String> listed(String location) {
     String trimmed =
         location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
-    if (trimmed.toLowerCase(Locale.ROOT).endsWith(".parquet") || trimmed.contains("*")) {
-      return files.list(trimmed);
-    }
-    return files.list(trimmed + "/**.parquet");
+    String pattern =
+        trimmed.toLowerCase(Locale.ROOT).endsWith(".parquet") || trimmed.contains("*")
+            ? trimmed
+            : trimmed + "/**.parquet";
+    ownership.checkAddSearch(location, files.searched(pattern), pattern.contains("**"));
+    return files.list(pattern);
   }
 
-  /** The locations of the current snapshot's data files. */
+  /** The locations of the current snapshot's data files, in canonical spelling. */
   private Set<String> present() {
     Set<String> present = new HashSet<>();
     if (table.currentSnapshot() == null) {
@@ -123,7 +147,7 @@ final class AddFiles {
     }
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        present.add(task.file().location());
+        present.add(ownership.key(task.file().location()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -1,24 +1,24 @@
 package dev.floe.command;
 
 import dev.floe.error.FloeError;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.floe.storage.FileOwnership;
+import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.TableFiles;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StatisticsFile;
@@ -31,36 +31,46 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 /**
  * Snapshot expiry, orphan-file removal and manifest rewriting on one table. Which files go is
  * decided by reachability: a file goes when no kept snapshot (nor, for orphans, any metadata
- * version or the version hint) refers to it. A dry run computes exactly the same set and deletes
- * nothing. Files are only ever deleted inside the table's folder.
+ * version or the version hint) refers to it. Only the files the table owns go (README, "The lake is
+ * a sandbox"): under its own folder, and referenced by no other table of the lake; locations are
+ * compared in their canonical spelling, so a file the metadata names through another spelling of
+ * the lake is the same file. A dry run computes exactly the same set and deletes nothing.
  */
 final class Cleanup {
   private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.metadata\\.json");
 
-  /** The kinds of file a snapshot refers to. */
-  enum Kind {
-    DATA,
-    POSITION_DELETES,
-    EQUALITY_DELETES,
-    MANIFEST,
-    MANIFEST_LIST,
-    STATISTICS
-  }
-
   /** One referenced file. */
-  record Reference(String location, Kind kind, long bytes) {}
+  record Reference(String location, TableFiles.Kind kind, long bytes) {}
 
   private final Table table;
   private final String name;
+  private final List<String> path;
+  private final FileOwnership ownership;
+  private final Consumer<String> warn;
   private final FileIO io;
   private final String folder;
+  private final String folderLocation;
   private int manifestsRead;
 
-  Cleanup(Table table, String name) {
+  /**
+   * @param path the table's path under the root
+   * @param warn where a line about kept files goes (a warning on the statement)
+   */
+  Cleanup(
+      Table table,
+      String name,
+      List<String> path,
+      FolderCatalog catalog,
+      FileOwnership ownership,
+      Consumer<String> warn) {
     this.table = table;
     this.name = name;
+    this.path = path;
+    this.ownership = ownership;
+    this.warn = warn;
     this.io = table.io();
-    this.folder = key(table.location());
+    this.folder = ownership.folder(path);
+    this.folderLocation = catalog.tableLocation(path);
   }
 
   /** Expires snapshots older than the retention, keeping the last ones and every ref's. */
@@ -85,25 +95,32 @@ final class Cleanup {
       table.refresh();
       after = reach(snapshotIds(table.snapshots()));
     }
-    Map<Kind, Long> counts = new HashMap<>();
-    long bytes = 0;
+    List<Reference> gone = new ArrayList<>();
     for (Map.Entry<String, Reference> entry : before.entrySet()) {
       if (!after.containsKey(entry.getKey()) && inside(entry.getKey())) {
-        Reference gone = entry.getValue();
-        if (!dryRun) {
-          io.deleteFile(gone.location());
-        }
-        counts.merge(gone.kind(), 1L, Long::sum);
-        bytes += gone.bytes();
+        gone.add(entry.getValue());
       }
     }
+    Map<TableFiles.Kind, Long> counts = new EnumMap<>(TableFiles.Kind.class);
+    long bytes = 0;
+    for (Reference file : owned(gone, Reference::location, "expire_snapshots")) {
+      bytes += file.bytes() >= 0 ? file.bytes() : length(file.location());
+      if (!dryRun) {
+        io.deleteFile(file.location());
+      }
+      counts.merge(file.kind(), 1L, Long::sum);
+    }
     Map<String, Long> row = new LinkedHashMap<>();
-    row.put("deleted_data_files_count", counts.getOrDefault(Kind.DATA, 0L));
-    row.put("deleted_position_delete_files_count", counts.getOrDefault(Kind.POSITION_DELETES, 0L));
-    row.put("deleted_equality_delete_files_count", counts.getOrDefault(Kind.EQUALITY_DELETES, 0L));
-    row.put("deleted_manifests_count", counts.getOrDefault(Kind.MANIFEST, 0L));
-    row.put("deleted_manifest_lists_count", counts.getOrDefault(Kind.MANIFEST_LIST, 0L));
-    row.put("deleted_statistics_files_count", counts.getOrDefault(Kind.STATISTICS, 0L));
+    row.put("deleted_data_files_count", counts.getOrDefault(TableFiles.Kind.DATA, 0L));
+    row.put(
+        "deleted_position_delete_files_count",
+        counts.getOrDefault(TableFiles.Kind.POSITION_DELETES, 0L));
+    row.put(
+        "deleted_equality_delete_files_count",
+        counts.getOrDefault(TableFiles.Kind.EQUALITY_DELETES, 0L));
+    row.put("deleted_manifests_count", counts.getOrDefault(TableFiles.Kind.MANIFEST, 0L));
+    row.put("deleted_manifest_lists_count", counts.getOrDefault(TableFiles.Kind.MANIFEST_LIST, 0L));
+    row.put("deleted_statistics_files_count", counts.getOrDefault(TableFiles.Kind.STATISTICS, 0L));
     row.put("deleted_bytes", bytes);
     return Maintenance.Result.of(row);
   }
@@ -119,6 +136,16 @@ final class Cleanup {
     long olderThan = System.currentTimeMillis() - retention.toMillis();
     table.refresh();
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    String located = key(metadata.location());
+    if (!located.equals(folder)) {
+      throw FloeError.NOT_OWNED.error(
+          "remove orphan files of " + name,
+          "its metadata places its files at "
+              + metadata.location()
+              + ", not in its folder "
+              + folderLocation
+              + "; every file of its folder would look orphaned");
+    }
     Set<String> referenced = new HashSet<>(reach(snapshotIds(table.snapshots())).keySet());
     for (StatisticsFile file : table.statisticsFiles()) {
       referenced.add(key(file.path()));
@@ -133,9 +160,8 @@ final class Cleanup {
     referenced.add(folder + "/metadata/version-hint.text");
     int currentVersion = version(metadata.metadataFileLocation());
     long scanned = 0;
-    long deleted = 0;
-    long bytes = 0;
-    for (FileInfo file : listing.listPrefix(table.location())) {
+    List<FileInfo> orphans = new ArrayList<>();
+    for (FileInfo file : listing.listPrefix(folderLocation)) {
       scanned++;
       String key = key(file.location());
       if (referenced.contains(key)
@@ -144,6 +170,11 @@ final class Cleanup {
           || (currentVersion >= 0 && version(key) >= currentVersion)) {
         continue;
       }
+      orphans.add(file);
+    }
+    long deleted = 0;
+    long bytes = 0;
+    for (FileInfo file : owned(orphans, FileInfo::location, "remove_orphan_files")) {
       if (!dryRun) {
         io.deleteFile(file.location());
       }
@@ -157,6 +188,31 @@ final class Cleanup {
     row.put("deleted_files_count", deleted);
     row.put("deleted_bytes", bytes);
     return Maintenance.Result.of(row);
+  }
+
+  /**
+   * The files of a list the table owns: those no other table of the lake references (nor may, when
+   * one cannot be read); says what was kept.
+   */
+  private <T> List<T> owned(List<T> files, Function<T, String> location, String procedure) {
+    if (files.isEmpty()) {
+      return files;
+    }
+    FileOwnership.Shared shared = ownership.shared(path);
+    List<T> owned = new ArrayList<>();
+    long kept = 0;
+    for (T file : files) {
+      if (shared.keeps(key(location.apply(file)))) {
+        kept++;
+      } else {
+        owned.add(file);
+      }
+    }
+    String why = shared.describe(kept);
+    if (!why.isEmpty()) {
+      warn.accept(procedure + " " + name + ": " + why);
+    }
+    return owned;
   }
 
   /** Rewrites the current data manifests into as few as fit, when there are several. */
@@ -188,68 +244,16 @@ final class Cleanup {
     return ids;
   }
 
-  /** Every file the given snapshots refer to, by normalized location. */
+  /** Every file the given snapshots refer to, by canonical location. */
   private Map<String, Reference> reach(Set<Long> snapshotIds) {
     Map<String, Reference> reached = new HashMap<>();
-    Set<String> manifestsSeen = new HashSet<>();
-    for (Snapshot snapshot : table.snapshots()) {
-      if (!snapshotIds.contains(snapshot.snapshotId())) {
-        continue;
-      }
-      if (snapshot.manifestListLocation() != null) {
-        add(reached, snapshot.manifestListLocation(), Kind.MANIFEST_LIST, -1);
-      }
-      for (ManifestFile manifest : snapshot.allManifests(io)) {
-        add(reached, manifest.path(), Kind.MANIFEST, manifest.length());
-        if (manifestsSeen.add(manifest.path())) {
-          readManifest(manifest, reached);
-        }
-      }
-    }
-    for (StatisticsFile file : table.statisticsFiles()) {
-      if (snapshotIds.contains(file.snapshotId())) {
-        add(reached, file.path(), Kind.STATISTICS, file.fileSizeInBytes());
-      }
-    }
-    for (PartitionStatisticsFile file : table.partitionStatisticsFiles()) {
-      if (snapshotIds.contains(file.snapshotId())) {
-        add(reached, file.path(), Kind.STATISTICS, file.fileSizeInBytes());
-      }
-    }
+    manifestsRead +=
+        TableFiles.walk(
+            table,
+            snapshotIds,
+            (location, kind, bytes) ->
+                reached.computeIfAbsent(key(location), k -> new Reference(location, kind, bytes)));
     return reached;
-  }
-
-  private void readManifest(ManifestFile manifest, Map<String, Reference> reached) {
-    manifestsRead++;
-    try {
-      if (manifest.content() == org.apache.iceberg.ManifestContent.DATA) {
-        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, table.specs())) {
-          for (DataFile file : reader) {
-            add(reached, file.location(), Kind.DATA, file.fileSizeInBytes());
-          }
-        }
-      } else {
-        try (ManifestReader<DeleteFile> reader =
-            ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
-          for (DeleteFile file : reader) {
-            add(
-                reached,
-                file.location(),
-                file.content() == FileContent.EQUALITY_DELETES
-                    ? Kind.EQUALITY_DELETES
-                    : Kind.POSITION_DELETES,
-                file.fileSizeInBytes());
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private void add(Map<String, Reference> reached, String location, Kind kind, long bytes) {
-    reached.computeIfAbsent(
-        key(location), k -> new Reference(location, kind, bytes >= 0 ? bytes : length(location)));
   }
 
   private long length(String location) {
@@ -260,8 +264,12 @@ final class Cleanup {
     }
   }
 
+  private String key(String location) {
+    return ownership.key(location);
+  }
+
   private boolean inside(String key) {
-    return key.startsWith(folder + "/");
+    return FileOwnership.under(folder, key);
   }
 
   /** The metadata version a file name carries, or -1. */
@@ -269,25 +277,5 @@ final class Cleanup {
     String file = location.substring(location.lastIndexOf('/') + 1);
     Matcher m = VERSION.matcher(file);
     return m.matches() ? Integer.parseInt(m.group(1)) : -1;
-  }
-
-  /**
-   * One spelling per file: {@code file:/a}, {@code file:///a} and {@code file://localhost/a} are
-   * the same local file.
-   */
-  static String key(String location) {
-    String key = location;
-    if (key.regionMatches(true, 0, "file:", 0, 5)) {
-      key = key.substring(5);
-      if (key.startsWith("//localhost/")) {
-        key = key.substring(11);
-      } else if (key.startsWith("///")) {
-        key = key.substring(2);
-      }
-    }
-    while (key.endsWith("/")) {
-      key = key.substring(0, key.length() - 1);
-    }
-    return key;
   }
 }

@@ -28,4 +28,10 @@ public interface CommandContext {
 
   /** Calcite's own result set behind one of the connection's, with Calcite's column types. */
   ResultSet calciteResults(ResultSet results) throws SQLException;
+
+  /**
+   * The rows of an executed query in Calcite's runtime forms, with their exact types: a result set
+   * of {@link #createStatement} or of {@link #calciteStatement}, read through this view only.
+   */
+  QueryRows queryRows(ResultSet results) throws SQLException;
 }

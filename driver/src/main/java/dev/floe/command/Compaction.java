@@ -245,7 +245,7 @@ final class Compaction {
       LakeWrites.deleteWrittenFiles(
           table, operationId, written.stream().map(DataFile::location).toList());
       return null;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       LakeWrites.deleteWrittenFiles(
           table, operationId, written.stream().map(DataFile::location).toList());
       throw e;

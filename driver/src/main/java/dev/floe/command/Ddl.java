@@ -17,11 +17,12 @@ import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlShow;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.type.LakeTypes;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
+import dev.floe.storage.FolderCatalog;
 import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -34,6 +35,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlDescribeSchema;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -44,6 +46,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -203,7 +206,10 @@ public final class Ddl {
         schema ->
             catalog()
                 .newCreateTableTransaction(
-                    path, schema, spec(path, schema, create.partitioning), properties));
+                    path,
+                    schema,
+                    spec(path, schema, create.partitioning),
+                    formatFor(schema, properties, create.properties, 0)));
   }
 
   /**
@@ -228,7 +234,46 @@ public final class Ddl {
       factory.begin(schema(columns(create.columns), create.primaryKey)).commitTransaction();
       return 0;
     }
-    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, factory);
+    ReplaceFactory asSelect =
+        schema ->
+            catalog()
+                .newReplaceTableTransaction(
+                    path,
+                    current,
+                    schema,
+                    spec(path, schema, create.partitioning),
+                    formatFor(
+                        schema, properties, create.properties, TableUtil.formatVersion(current)));
+    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, asSelect);
+  }
+
+  /**
+   * The properties of a table a query's rows create or replace: a nanosecond timestamp column needs
+   * format version 3, which the table gets when no version is given (a version given below 3 is
+   * refused, 0A000, rather than the digits cut).
+   */
+  private static Map<String, String> formatFor(
+      Schema schema, Map<String, String> properties, Map<String, String> given, int current) {
+    boolean nanos = TypeUtil.find(schema, t -> t.typeId() == Type.TypeID.TIMESTAMP_NANO) != null;
+    if (!nanos) {
+      return properties;
+    }
+    String version = given.get(TableProperties.FORMAT_VERSION);
+    if (version != null) {
+      if (Integer.parseInt(version) < 3) {
+        throw FloeError.NOT_SUPPORTED.error(
+            "a TIMESTAMP(9) column in a table of format version "
+                + version
+                + " (nanosecond timestamps need 'format-version' = '3')");
+      }
+      return properties;
+    }
+    if (current >= 3) {
+      return properties;
+    }
+    Map<String, String> upgraded = new LinkedHashMap<>(properties);
+    upgraded.put(TableProperties.FORMAT_VERSION, "3");
+    return upgraded;
   }
 
   /** Begins the transaction that creates or replaces a table with a schema. */
@@ -243,20 +288,22 @@ public final class Ddl {
     List<List<String>> createdFolders = missingFolders(path);
     try (Statement query = connection.createStatement();
         ResultSet rs = query.executeQuery(querySql)) {
-      ResultSet raw = connection.calciteResults(rs);
-      ResultSetMetaData meta = raw.getMetaData(); // Calcite's own types, as the writer needs
+      QueryRows raw = connection.queryRows(rs);
       List<WritePlan.SourceType> sources = new ArrayList<>();
       List<Column> columns = new ArrayList<>();
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
-        sources.add(
-            new WritePlan.SourceType(
-                calciteTypeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
-        columns.add(
-            new Column(
-                meta.getColumnLabel(i),
-                icebergType(meta, i),
-                meta.isNullable(i) == ResultSetMetaData.columnNoNulls,
-                null));
+      for (RelDataTypeField field : raw.rowType().getFieldList()) {
+        sources.add(WritePlan.SourceType.of(field.getType()));
+        Type type = LakeTypes.icebergType(field.getType());
+        if (type == null) {
+          throw SqlErrors.of(
+              FloeError.NOT_SUPPORTED,
+              "CREATE TABLE AS SELECT with column "
+                  + field.getName()
+                  + " of type "
+                  + field.getType().getFullTypeString()
+                  + " (cast it to a type a table can hold)");
+        }
+        columns.add(new Column(field.getName(), type, !field.getType().isNullable(), null));
       }
       if (!create.columns.isEmpty()) {
         if (create.columns.size() != columns.size()) {
@@ -275,14 +322,15 @@ public final class Ddl {
       AtomicInteger rows = new AtomicInteger();
       try {
         List<DataFile> files =
-            LakeWrites.writeRows(table, sources, new RawRows(raw, sources, rows), operationId);
+            LakeWrites.writeRows(
+                table, sources, new RawRows(raw, sources.size(), rows), operationId);
         if (!files.isEmpty()) {
           AppendFiles append = txn.newAppend();
           files.forEach(append::appendFile);
           append.commit();
         }
         txn.commitTransaction();
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         LakeWrites.deleteWrittenFiles(table, operationId, List.of());
         if (!catalog().tableExists(path)) {
           for (List<String> created : createdFolders) {
@@ -298,25 +346,43 @@ public final class Ddl {
   private void drop(SqlDropLakeTable drop) throws SQLException {
     List<String> path = existingPath(drop.name);
     if (path == null || !catalog().tableExists(path)) {
+      names().checkNotMetadataTable(connection.schemaPath(), parts(drop.name), "drop");
       if (drop.ifExists) {
         return;
       }
       throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
     }
     checkNoPendingChange(path, "drop");
-    List<String> left = session().folders().drop(path, drop.purge);
+    FolderCatalog.Dropped dropped = session().folders().drop(path, drop.purge);
+    List<String> said = new ArrayList<>();
+    List<String> left = dropped.outside();
     if (!left.isEmpty()) {
+      said.add(
+          "leaving "
+              + left.size()
+              + " referenced files outside its folder in place (Floe deletes only the files under"
+              + " a table's own folder): "
+              + String.join(", ", left.subList(0, Math.min(5, left.size())))
+              + (left.size() > 5 ? ", ..." : ""));
+    }
+    if (!dropped.why().isEmpty()) {
+      List<String> kept = dropped.kept();
+      said.add(
+          dropped.why()
+              + (kept.isEmpty()
+                  ? ""
+                  : ": "
+                      + String.join(", ", kept.subList(0, Math.min(5, kept.size())))
+                      + (kept.size() > 5 ? ", ..." : "")));
+    }
+    if (dropped.unlisted()) {
+      said.add("its metadata could not be read to list the files it references outside its folder");
+    }
+    if (!said.isEmpty()) {
       warning =
           new SQLWarning(
               FloeError.WARNING.format(
-                  "Dropped table "
-                      + String.join(".", path)
-                      + ", leaving "
-                      + left.size()
-                      + " referenced files outside the lake root in place (Floe never deletes"
-                      + " outside it): "
-                      + String.join(", ", left.subList(0, Math.min(5, left.size())))
-                      + (left.size() > 5 ? ", ..." : "")),
+                  "Dropped table " + String.join(".", path) + ", " + String.join("; ", said)),
               FloeError.WARNING.sqlState());
     }
   }
@@ -329,10 +395,7 @@ public final class Ddl {
   }
 
   private void alter(SqlAlterLakeTable alter) throws SQLException {
-    List<String> path = existingPath(alter.name);
-    if (path == null || !catalog().tableExists(path)) {
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(alter.name));
-    }
+    List<String> path = names().tableToChange(connection.schemaPath(), parts(alter.name), "alter");
     checkNoPendingChange(path, "alter");
     Table table = catalog().loadTable(path);
     UpdateSchema update = table.updateSchema();
@@ -577,75 +640,16 @@ public final class Ddl {
     return TableNames.display(parts(name));
   }
 
-  private static String calciteTypeName(ResultSetMetaData meta, int column) throws SQLException {
-    String name = meta.getColumnTypeName(column);
-    int paren = name.indexOf('(');
-    return (paren < 0 ? name : name.substring(0, paren)).trim().toUpperCase(Locale.ROOT);
-  }
-
-  /** The Iceberg type for a query column. */
-  private static Type icebergType(ResultSetMetaData meta, int column) throws SQLException {
-    String name = calciteTypeName(meta, column);
-    if (name.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE")) {
-      return meta.getPrecision(column) > 6
-          ? Types.TimestampNanoType.withZone()
-          : Types.TimestampType.withZone();
-    }
-    switch (meta.getColumnType(column)) {
-      case java.sql.Types.BOOLEAN:
-        return Types.BooleanType.get();
-      case java.sql.Types.TINYINT:
-      case java.sql.Types.SMALLINT:
-      case java.sql.Types.INTEGER:
-        return Types.IntegerType.get();
-      case java.sql.Types.BIGINT:
-        return Types.LongType.get();
-      case java.sql.Types.REAL:
-        return Types.FloatType.get();
-      case java.sql.Types.FLOAT:
-      case java.sql.Types.DOUBLE:
-        return Types.DoubleType.get();
-      case java.sql.Types.DECIMAL:
-      case java.sql.Types.NUMERIC:
-        {
-          int precision = Math.min(38, Math.max(1, meta.getPrecision(column)));
-          int scale = Math.max(0, Math.min(precision, meta.getScale(column)));
-          return Types.DecimalType.of(precision, scale);
-        }
-      case java.sql.Types.DATE:
-        return Types.DateType.get();
-      case java.sql.Types.TIME:
-        return Types.TimeType.get();
-      case java.sql.Types.TIMESTAMP:
-        return meta.getPrecision(column) > 6
-            ? Types.TimestampNanoType.withoutZone()
-            : Types.TimestampType.withoutZone();
-      case java.sql.Types.CHAR:
-      case java.sql.Types.VARCHAR:
-      case java.sql.Types.LONGVARCHAR:
-        return Types.StringType.get();
-      case java.sql.Types.BINARY:
-      case java.sql.Types.VARBINARY:
-        return Types.BinaryType.get();
-      default:
-        if (name.equals("UUID")) {
-          return Types.UUIDType.get();
-        }
-        throw FloeError.NOT_SUPPORTED.error(
-            "CREATE TABLE AS SELECT with a column of type " + meta.getColumnTypeName(column));
-    }
-  }
-
-  /** Reads query rows in Calcite's runtime forms (days, millis, micros) for exact copying. */
+  /** A query's rows in Calcite's runtime forms, for the one assignment, counted as they go. */
   private static final class RawRows implements Iterator<Object[]> {
-    private final ResultSet rs;
-    private final List<WritePlan.SourceType> types;
+    private final QueryRows rows;
+    private final int columns;
     private final AtomicInteger count;
     private Boolean ready;
 
-    RawRows(ResultSet rs, List<WritePlan.SourceType> types, AtomicInteger count) {
-      this.rs = rs;
-      this.types = types;
+    RawRows(QueryRows rows, int columns, AtomicInteger count) {
+      this.rows = rows;
+      this.columns = columns;
       this.count = count;
     }
 
@@ -653,7 +657,7 @@ public final class Ddl {
     public boolean hasNext() {
       if (ready == null) {
         try {
-          ready = rs.next();
+          ready = rows.next();
         } catch (SQLException e) {
           throw new IllegalStateException(SqlErrors.toSql(e));
         }
@@ -667,19 +671,10 @@ public final class Ddl {
         throw new NoSuchElementException();
       }
       ready = null;
-      Object[] row = new Object[types.size()];
+      Object[] row = new Object[columns];
       try {
         for (int i = 0; i < row.length; i++) {
-          String type = types.get(i).typeName();
-          Object value;
-          if (type.equals("DATE") || type.equals("TIME")) {
-            value = rs.getInt(i + 1);
-          } else if (type.startsWith("TIMESTAMP")) {
-            value = rs.getLong(i + 1);
-          } else {
-            value = rs.getObject(i + 1);
-          }
-          row[i] = rs.wasNull() ? null : value;
+          row[i] = rows.value(i);
         }
       } catch (SQLException e) {
         throw new IllegalStateException(SqlErrors.toSql(e));

@@ -10,6 +10,7 @@ import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.type.DatetimeLiterals;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.txn.FloeSession;
 import java.io.IOException;
@@ -123,15 +124,15 @@ public final class Etl {
     return connection;
   }
 
-  /** The folder path of an existing table, resolved by the one resolver. */
-  List<String> tablePath(SqlIdentifier name) throws SQLException {
-    List<TableNames.Part> parts = SqlNames.parts(name);
-    List<String> path =
-        new TableNames(connection.session().catalog()).table(connection.schemaPath(), parts);
-    if (path == null) {
-      throw FloeError.TABLE_NOT_FOUND.error(TableNames.display(parts));
-    }
-    return path;
+  /**
+   * The folder path of an existing table a statement changes, resolved by the one resolver; a
+   * metadata table is 42809.
+   *
+   * @param action what the statement does, for messages
+   */
+  List<String> tablePath(SqlIdentifier name, String action) throws SQLException {
+    return new TableNames(connection.session().catalog())
+        .tableToChange(connection.schemaPath(), SqlNames.parts(name), action);
   }
 
   /**
@@ -139,7 +140,7 @@ public final class Etl {
    * pinned snapshot in one metadata-only change; no file is rewritten and history is kept.
    */
   private long truncate(SqlTruncateTable truncate) throws SQLException {
-    List<String> path = tablePath(truncate.name);
+    List<String> path = tablePath(truncate.name, "truncate");
     FloeSession session = connection.session();
     session.checkWritable(path);
     PinnedTable pinned = session.pin(path);
@@ -184,7 +185,7 @@ public final class Etl {
    * is replaced whole.
    */
   private long overwrite(SqlInsertOverwrite overwrite, String sql) throws SQLException {
-    List<String> path = tablePath(overwrite.table);
+    List<String> path = tablePath(overwrite.table, "insert overwrite");
     FloeSession session = connection.session();
     session.checkWritable(path);
     PinnedTable pinned = session.pin(path);
@@ -317,6 +318,7 @@ public final class Etl {
     Type.TypeID type = field.type().typeId();
     SqlTypeName kind = literal.getTypeName();
     if (literal instanceof SqlUnknownLiteral) {
+      DatetimeLiterals.checkRange(literal);
       // DATE '...' and TIMESTAMP '...' are typed only by validation; their tag says which.
       String tag = ((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT);
       kind =

@@ -1,10 +1,14 @@
 package dev.floe.command;
 
+import dev.floe.config.Quantities;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.type.DatetimeLiterals;
+import dev.floe.storage.FileOwnership;
+import dev.floe.storage.FolderCatalog;
 import dev.floe.txn.FloeSession;
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -14,11 +18,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -42,11 +43,6 @@ import org.apache.iceberg.Table;
 public final class Maintenance {
   /** Trino's minimum retention for snapshot expiry and orphan removal. */
   public static final Duration DEFAULT_MIN_RETENTION = Duration.ofDays(7);
-
-  private static final Pattern DURATION =
-      Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)\\s*");
-  private static final Pattern SIZE =
-      Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(B|kB|MB|GB|TB|PB)\\s*", Pattern.CASE_INSENSITIVE);
 
   /** The kind of value a parameter takes. */
   enum Kind {
@@ -161,26 +157,6 @@ public final class Maintenance {
     this.minRetention = minRetention;
   }
 
-  /** Parses a retention such as {@code 7d} or {@code 36h}; null when it is not one. */
-  public static Duration parseDuration(String text) {
-    Matcher m = DURATION.matcher(text);
-    if (!m.matches()) {
-      return null;
-    }
-    BigDecimal amount = new BigDecimal(m.group(1));
-    long nanosPerUnit =
-        switch (m.group(2)) {
-          case "ns" -> 1L;
-          case "us" -> 1_000L;
-          case "ms" -> 1_000_000L;
-          case "s" -> 1_000_000_000L;
-          case "m" -> 60_000_000_000L;
-          case "h" -> 3_600_000_000_000L;
-          default -> 86_400_000_000_000L;
-        };
-    return Duration.ofNanos(amount.multiply(BigDecimal.valueOf(nanosPerUnit)).longValue());
-  }
-
   /** Runs a procedure; its one row of counts. */
   public Result execute(SqlAlterTableExecute call) throws SQLException {
     warning = null;
@@ -194,13 +170,17 @@ public final class Maintenance {
       List<String> path = tablePath(call.table, procedure.sqlName, !dryRun);
       Table table = session().catalog().loadTable(path);
       String name = String.join(".", path);
+      FolderCatalog folders = session().folders();
+      FileOwnership ownership = new FileOwnership(folders);
       return switch (procedure) {
         case EXPIRE_SNAPSHOTS ->
-            new Cleanup(table, name)
+            new Cleanup(table, name, path, folders, ownership, this::warn)
                 .expireSnapshots(retention(arguments), retainLast(arguments), dryRun);
         case REMOVE_ORPHAN_FILES ->
-            new Cleanup(table, name).removeOrphanFiles(retention(arguments), dryRun);
-        case OPTIMIZE_MANIFESTS -> new Cleanup(table, name).optimizeManifests();
+            new Cleanup(table, name, path, folders, ownership, this::warn)
+                .removeOrphanFiles(retention(arguments), dryRun);
+        case OPTIMIZE_MANIFESTS ->
+            new Cleanup(table, name, path, folders, ownership, this::warn).optimizeManifests();
         case OPTIMIZE ->
             new Compaction(table, name, session().timeZone().toZoneId(), this::warn)
                 .run(
@@ -215,7 +195,7 @@ public final class Maintenance {
             SnapshotRefs.rollbackToTime(table, name, arguments.integer("ts", 0));
         case SET_CURRENT_SNAPSHOT -> setCurrent(table, name, arguments);
         case ADD_FILES ->
-            new AddFiles(table, name, session().catalog().externalFiles())
+            new AddFiles(table, name, path, session().catalog().externalFiles(), ownership)
                 .run(arguments.string("location"), arguments.string("format"));
       };
     } catch (RuntimeException e) {
@@ -312,10 +292,8 @@ public final class Maintenance {
     for (int i = 0; i < name.names.size(); i++) {
       parts.add(new TableNames.Part(name.names.get(i), name.isComponentQuoted(i)));
     }
-    List<String> path = new TableNames(session().catalog()).table(connection.schemaPath(), parts);
-    if (path == null || !session().catalog().tableExists(path)) {
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, TableNames.display(parts));
-    }
+    List<String> path =
+        new TableNames(session().catalog()).tableToChange(connection.schemaPath(), parts, action);
     if (writes && session().readOnly()) {
       throw SqlErrors.of(FloeError.READ_ONLY, "run " + action + " on " + String.join(".", path));
     }
@@ -397,13 +375,13 @@ public final class Maintenance {
         switch (parameter.kind()) {
           case DURATION -> {
             String text = string(node);
-            yield text == null ? null : parseDuration(text);
+            yield text == null ? null : Quantities.duration(parameter.name(), text);
           }
           case SIZE -> {
             String text = string(node);
-            yield text == null ? null : parseSize(text);
+            yield text == null ? null : Quantities.size(parameter.name(), text);
           }
-          case INTEGER -> integer(node);
+          case INTEGER -> integer(parameter.name(), node);
           case BOOLEAN ->
               node instanceof SqlLiteral l && l.getTypeName() == SqlTypeName.BOOLEAN
                   ? l.booleanValue()
@@ -439,18 +417,26 @@ public final class Maintenance {
     return node instanceof SqlCharStringLiteral literal ? literal.getValueAs(String.class) : null;
   }
 
-  private static Long integer(SqlNode node) {
+  /**
+   * A whole-number literal, or null when the node is none.
+   *
+   * @throws dev.floe.error.FloeException ARGUMENT_OUT_OF_RANGE naming the argument when it does not
+   *     fit in a BIGINT
+   */
+  private static Long integer(String argument, SqlNode node) {
     boolean negative = false;
     if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
       negative = true;
       node = call.operand(0);
     }
     if (node instanceof SqlNumericLiteral literal && literal.isInteger()) {
+      BigDecimal value = literal.getValueAs(BigDecimal.class);
       try {
-        long value = literal.getValueAs(BigDecimal.class).longValueExact();
-        return negative ? -value : value;
+        return (negative ? value.negate() : value).longValueExact();
       } catch (ArithmeticException e) {
-        return null;
+        throw FloeError.ARGUMENT_OUT_OF_RANGE.error(
+            argument + " " + (negative ? "-" : "") + value.toPlainString(),
+            "it does not fit in a BIGINT");
       }
     }
     return null;
@@ -459,6 +445,7 @@ public final class Maintenance {
   /** A TIMESTAMP literal as epoch milliseconds, read in the session's time zone. */
   private Long timestamp(SqlNode node) {
     if (node instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("TIMESTAMP")) {
+      DatetimeLiterals.checkRange(unknown);
       try {
         node = unknown.resolve(SqlTypeName.TIMESTAMP);
       } catch (RuntimeException e) {
@@ -472,22 +459,5 @@ public final class Maintenance {
       return local - zone.getOffset(local - zone.getOffset(local));
     }
     return null;
-  }
-
-  private static Long parseSize(String text) {
-    Matcher m = SIZE.matcher(text);
-    if (!m.matches()) {
-      return null;
-    }
-    int power =
-        switch (m.group(2).toUpperCase(Locale.ROOT)) {
-          case "B" -> 0;
-          case "KB" -> 1;
-          case "MB" -> 2;
-          case "GB" -> 3;
-          case "TB" -> 4;
-          default -> 5;
-        };
-    return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(1024).pow(power)).longValue();
   }
 }

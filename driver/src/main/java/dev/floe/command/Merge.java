@@ -9,27 +9,28 @@ import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
 import dev.floe.txn.FloeSession;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
@@ -110,23 +111,23 @@ final class Merge {
   }
 
   long run() throws SQLException {
-    List<String> path = etl.tablePath(target);
+    List<String> path = etl.tablePath(target, "merge into");
     String name = String.join(".", path);
     FloeSession session = etl.connection().session();
     session.checkWritable(path);
     PinnedTable pinned = session.pin(path);
     Table table = pinned.table();
-    List<Types.NestedField> columns = table.schema().columns();
-    String query = query(table, name);
+    Layout layout = query(table, name);
     boolean hasMatched = clauses.stream().anyMatch(c -> c.match() == Match.MATCHED);
     try (Statement statement = etl.connection().calciteStatement();
-        ResultSet rs = statement.executeQuery(query)) {
-      ResultSetMetaData meta = rs.getMetaData();
+        ResultSet rs = statement.executeQuery(layout.sql())) {
+      QueryRows rows = etl.connection().queryRows(rs);
       List<WritePlan.SourceType> types = new ArrayList<>();
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
-        types.add(
-            new WritePlan.SourceType(typeName(meta, i), meta.getPrecision(i), meta.getScale(i)));
+      for (RelDataTypeField field : rows.rowType().getFieldList()) {
+        types.add(WritePlan.SourceType.of(field.getType()));
       }
+      // the last field is the matched flag, which only the cardinality check reads
+      types.remove(types.size() - 1);
       WritePlan plan =
           new WritePlan(
               session,
@@ -134,8 +135,9 @@ final class Merge {
               TableModify.Operation.MERGE,
               List.copyOf(types),
               List.of(),
-              Expressions.alwaysTrue());
-      return LakeWrites.run(plan, new MergeRows(rs, types, columns.size(), hasMatched, name));
+              Expressions.alwaysTrue(),
+              layout.clauses());
+      return LakeWrites.run(plan, new MergeRows(rows, types.size() - 3, hasMatched, name));
     } catch (IllegalStateException e) {
       if (e.getCause() instanceof SQLException) {
         throw (SQLException) e.getCause();
@@ -144,8 +146,16 @@ final class Merge {
     }
   }
 
-  /** The join of target and source, one output row per joined row a clause applies to. */
-  private String query(Table table, String name) {
+  /**
+   * The join of target and source as SQL, and what each clause writes. A row of the join holds the
+   * target row's own columns, then the value of every expression a clause assigns (each evaluated
+   * only for the rows its clause applies to, and of its own SQL type, so each is assigned to its
+   * column as an INSERT or UPDATE assigns it), then the index of the clause that applies (-1:
+   * none), the target row's data file and position, and whether the row is a match.
+   */
+  private record Layout(String sql, List<WritePlan.MergeClause> clauses) {}
+
+  private Layout query(Table table, String name) {
     String targetAlias =
         alias != null ? sql(alias) : identifierPart(target, target.names.size() - 1);
     SqlNode sourceCore = source;
@@ -203,25 +213,33 @@ final class Merge {
     List<Types.NestedField> columns = table.schema().columns();
     List<String> select = new ArrayList<>();
     for (Types.NestedField column : columns) {
-      StringBuilder value = new StringBuilder("CASE");
-      for (int i = 0; i < clauses.size(); i++) {
-        value
-            .append(" WHEN ")
-            .append(conditions.get(i))
-            .append(" THEN ")
-            .append(value(clauses.get(i), column, columns, t, s, name));
+      select.add(t + "." + quote(column.name()));
+    }
+    List<WritePlan.MergeClause> written = new ArrayList<>();
+    for (int i = 0; i < clauses.size(); i++) {
+      Clause clause = clauses.get(i);
+      List<Integer> inputs = new ArrayList<>();
+      if (clause.action() != Action.DELETE) {
+        List<String> values = values(clause, conditions.get(i), columns, s, name);
+        for (int j = 0; j < columns.size(); j++) {
+          String value = values.get(j);
+          if (value == null) {
+            inputs.add(clause.action() == Action.UPDATE ? j : -1);
+          } else if (value.isEmpty()) {
+            inputs.add(-1);
+          } else {
+            inputs.add(select.size());
+            select.add(value);
+          }
+        }
       }
-      select.add(value.append(" END AS ").append(quote(column.name())).toString());
+      written.add(new WritePlan.MergeClause(code(clause), List.copyOf(inputs)));
     }
     StringBuilder action = new StringBuilder("CASE");
     for (int i = 0; i < clauses.size(); i++) {
-      action
-          .append(" WHEN ")
-          .append(conditions.get(i))
-          .append(" THEN ")
-          .append(code(clauses.get(i)));
+      action.append(" WHEN ").append(conditions.get(i)).append(" THEN ").append(i);
     }
-    select.add(action.append(" ELSE 0 END").toString());
+    select.add(action.append(" ELSE -1 END").toString());
     select.add(t + ".\"_file\"");
     select.add(t + ".\"_pos\"");
     select.add("CASE WHEN " + matched + " THEN 1 ELSE 0 END");
@@ -230,26 +248,28 @@ final class Merge {
     if (clauses.stream().anyMatch(c -> c.match() == Match.MATCHED)) {
       where.add("(" + matched + ")");
     }
-    return "SELECT "
-        + String.join(", ", select)
-        + " FROM (SELECT * FROM "
-        + sql(target)
-        + " EXTEND (\"_file\" VARCHAR, \"_pos\" BIGINT)) AS "
-        + t
-        + " "
-        + join
-        + " JOIN (SELECT TRUE AS "
-        + quote(MATCHED_FLAG)
-        + ", \"$floe_source\".* FROM "
-        + sourceText
-        + " AS \"$floe_source\""
-        + sourceColumns
-        + ") AS "
-        + s
-        + " ON "
-        + sql(condition)
-        + " WHERE "
-        + String.join(" OR ", where);
+    String sql =
+        "SELECT "
+            + String.join(", ", select)
+            + " FROM (SELECT * FROM "
+            + sql(target)
+            + " EXTEND (\"_file\" VARCHAR, \"_pos\" BIGINT)) AS "
+            + t
+            + " "
+            + join
+            + " JOIN (SELECT TRUE AS "
+            + quote(MATCHED_FLAG)
+            + ", \"$floe_source\".* FROM "
+            + sourceText
+            + " AS \"$floe_source\""
+            + sourceColumns
+            + ") AS "
+            + s
+            + " ON "
+            + sql(condition)
+            + " WHERE "
+            + String.join(" OR ", where);
+    return new Layout(sql, List.copyOf(written));
   }
 
   private static int code(Clause clause) {
@@ -264,69 +284,85 @@ final class Merge {
     }
   }
 
-  /** What a clause writes into a column. */
-  private static String value(
-      Clause clause,
-      Types.NestedField column,
-      List<Types.NestedField> columns,
-      String t,
-      String s,
-      String name) {
-    String own = t + "." + quote(column.name());
-    switch (clause.action()) {
-      case DELETE:
-        return own;
-      case UPDATE_ALL:
-      case INSERT_ALL:
-        return s + "." + quote(column.name());
-      case UPDATE:
-        {
-          String found = null;
-          for (int i = 0; i < clause.columns().size(); i++) {
-            SqlIdentifier target = (SqlIdentifier) clause.columns().get(i);
-            String written = target.names.get(target.names.size() - 1);
-            if (column(columns, written, target.isComponentQuoted(target.names.size() - 1), name)
-                == column) {
-              if (found != null) {
-                throw FloeError.VALIDATION.error(
-                    "Cannot merge into " + name + ": column " + column.name() + " is set twice");
-              }
-              found = "(" + sql(clause.values().get(i)) + ")";
-            }
-          }
-          return found == null ? own : found;
-        }
-      default:
-        {
-          SqlNodeList values = clause.values();
-          if (clause.columns() == null) {
-            if (values.size() != columns.size()) {
-              throw FloeError.VALUE_COUNT.error(
-                  name,
-                  "the table has " + columns.size() + " columns, INSERT VALUES " + values.size());
-            }
-            return "(" + sql(values.get(columns.indexOf(column))) + ")";
-          }
-          if (clause.columns().size() != values.size()) {
-            throw FloeError.VALUE_COUNT.error(
-                name,
-                "INSERT names "
-                    + clause.columns().size()
-                    + " columns and gives "
-                    + values.size()
-                    + " values");
-          }
-          String found = null;
-          for (int i = 0; i < clause.columns().size(); i++) {
-            SqlIdentifier target = (SqlIdentifier) clause.columns().get(i);
-            if (column(columns, target.getSimple(), target.isComponentQuoted(0), name) == column) {
-              found = "(" + sql(values.get(i)) + ")";
-            }
-          }
-          // a column the INSERT does not name is NULL: the target side of an unmatched row is.
-          return found == null ? own : found;
-        }
+  /**
+   * What an UPDATE or INSERT clause assigns to each table column, as SQL evaluated only where the
+   * clause applies ({@code condition}): null for a column it leaves as it was (UPDATE) or does not
+   * name (INSERT: NULL), "" for a NULL written as such. A column named twice is refused (42000), as
+   * INSERT and UPDATE refuse it.
+   */
+  private static List<String> values(
+      Clause clause, String condition, List<Types.NestedField> columns, String s, String name) {
+    List<String> values = new ArrayList<>(java.util.Collections.nCopies(columns.size(), null));
+    if (clause.action() == Action.UPDATE_ALL || clause.action() == Action.INSERT_ALL) {
+      for (int j = 0; j < columns.size(); j++) {
+        values.set(j, s + "." + quote(columns.get(j).name()));
+      }
+      return values;
     }
+    SqlNodeList given = clause.values();
+    SqlNodeList named = clause.columns();
+    boolean insert = clause.action() == Action.INSERT;
+    if (insert && named == null) {
+      if (given.size() != columns.size()) {
+        throw FloeError.VALUE_COUNT.error(
+            name, "the table has " + columns.size() + " columns, INSERT VALUES " + given.size());
+      }
+      for (int j = 0; j < columns.size(); j++) {
+        values.set(j, value(given.get(j), condition));
+      }
+      return values;
+    }
+    if (named.size() != given.size()) {
+      throw FloeError.VALUE_COUNT.error(
+          name,
+          (insert ? "INSERT" : "UPDATE SET")
+              + " names "
+              + named.size()
+              + " columns and gives "
+              + given.size()
+              + " values");
+    }
+    boolean[] assigned = new boolean[columns.size()];
+    for (int i = 0; i < named.size(); i++) {
+      SqlIdentifier id = (SqlIdentifier) named.get(i);
+      int last = id.names.size() - 1;
+      Types.NestedField column =
+          column(columns, id.names.get(last), id.isComponentQuoted(last), name);
+      int j = columns.indexOf(column);
+      if (assigned[j]) {
+        throw FloeError.VALIDATION.error(
+            "Cannot merge into "
+                + name
+                + ": column "
+                + column.name()
+                + " is assigned more than once in one "
+                + (insert ? "INSERT" : "UPDATE SET"));
+      }
+      assigned[j] = true;
+      values.set(j, value(given.get(i), condition));
+    }
+    return values;
+  }
+
+  /** An assigned expression as SQL; "" for a bare NULL, which has no type of its own. */
+  private static String value(SqlNode node, String condition) {
+    if (node instanceof SqlLiteral && ((SqlLiteral) node).getTypeName() == SqlTypeName.NULL) {
+      return "";
+    }
+    return guarded(node, condition);
+  }
+
+  /**
+   * An assigned expression evaluated only where its clause applies, so that it cannot fail on rows
+   * the clause does not write (a CASE), except a column reference, which cannot fail, and a ROW
+   * constructor: Calcite's runtime does not compile a CASE of a ROW holding a time or timestamp,
+   * and its parser takes no CASE among a ROW's fields.
+   */
+  private static String guarded(SqlNode node, String condition) {
+    if (node instanceof SqlIdentifier || node.getKind() == SqlKind.ROW) {
+      return "(" + sql(node) + ")";
+    }
+    return "(CASE WHEN " + condition + " THEN (" + sql(node) + ") END)";
   }
 
   /** A column named in a clause: exactly when quoted, ignoring case otherwise. */
@@ -358,34 +394,22 @@ final class Merge {
         .getSql();
   }
 
-  private static String typeName(ResultSetMetaData meta, int column) throws SQLException {
-    String name = meta.getColumnTypeName(column);
-    int paren = name.indexOf('(');
-    return (paren < 0 ? name : name.substring(0, paren)).trim().toUpperCase(Locale.ROOT);
-  }
-
   /**
-   * The joined rows a clause applies to, in the DML runtime's MERGE layout (the new row's values,
-   * the action, the target row's file and position), checking that no target row is matched twice.
+   * The joined rows a clause applies to, in the DML runtime's MERGE layout (the input values, the
+   * clause's index, the target row's file and position), checking that no target row is matched
+   * twice.
    */
   private static final class MergeRows implements Iterator<Object[]> {
-    private final ResultSet rs;
-    private final List<WritePlan.SourceType> types;
-    private final int columns;
+    private final QueryRows rows;
+    private final int inputs;
     private final boolean checkCardinality;
     private final String name;
     private final Set<String> matched = new HashSet<>();
     private Object[] next;
 
-    MergeRows(
-        ResultSet rs,
-        List<WritePlan.SourceType> types,
-        int columns,
-        boolean checkCardinality,
-        String name) {
-      this.rs = rs;
-      this.types = types;
-      this.columns = columns;
+    MergeRows(QueryRows rows, int inputs, boolean checkCardinality, String name) {
+      this.rows = rows;
+      this.inputs = inputs;
       this.checkCardinality = checkCardinality;
       this.name = name;
     }
@@ -393,27 +417,11 @@ final class Merge {
     @Override
     public boolean hasNext() {
       try {
-        while (next == null && rs.next()) {
-          Object[] row = new Object[columns + 3];
-          for (int i = 0; i < columns; i++) {
-            String type = types.get(i).typeName();
-            Object value;
-            // Calcite's runtime holds a DATE as an int of days, a TIME of at most millisecond
-            // precision as an int of milliseconds, and a finer TIME and every TIMESTAMP as a long
-            // (micro- or nanoseconds): read the number as it is held, never narrowed.
-            if (type.equals("DATE") || (type.equals("TIME") && types.get(i).precision() <= 3)) {
-              value = rs.getInt(i + 1);
-            } else if (type.startsWith("TIMESTAMP") || type.equals("TIME")) {
-              value = rs.getLong(i + 1);
-            } else {
-              value = rs.getObject(i + 1);
-            }
-            row[i] = rs.wasNull() ? null : value;
-          }
-          int action = rs.getInt(columns + 1);
-          String file = rs.getString(columns + 2);
-          long pos = rs.getLong(columns + 3);
-          boolean isMatched = rs.getInt(columns + 4) == 1;
+        while (next == null && rows.next()) {
+          int clause = ((Number) rows.value(inputs)).intValue();
+          String file = (String) rows.value(inputs + 1);
+          Long pos = (Long) rows.value(inputs + 2);
+          boolean isMatched = ((Number) rows.value(inputs + 3)).intValue() == 1;
           if (checkCardinality && isMatched && !matched.add(file + "#" + pos)) {
             throw FloeError.CARDINALITY.error(
                 "merge into " + name,
@@ -423,12 +431,16 @@ final class Merge {
                     + file
                     + " is matched by more than one source row");
           }
-          if (action == 0) {
+          if (clause < 0) {
             continue;
           }
-          row[columns] = action;
-          row[columns + 1] = file;
-          row[columns + 2] = file == null ? null : pos;
+          Object[] row = new Object[inputs + 3];
+          for (int i = 0; i < inputs; i++) {
+            row[i] = rows.value(i);
+          }
+          row[inputs] = clause;
+          row[inputs + 1] = file;
+          row[inputs + 2] = file == null ? null : pos;
           next = row;
         }
       } catch (SQLException e) {

@@ -1,6 +1,7 @@
 package dev.floe.command;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.type.DatetimeLiterals;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
@@ -390,6 +391,7 @@ final class PartitionPredicate {
     if (type == null) {
       throw unsupported(unknown);
     }
+    DatetimeLiterals.checkRange(unknown);
     try {
       return unknown.resolve(type);
     } catch (RuntimeException e) {

@@ -83,6 +83,14 @@ final class SnapshotRefs {
       throw FloeError.PROCEDURE.error(
           what, ref + " is a " + (existing.isBranch() ? "branch" : "tag"));
     }
+    if (!ddl.tag
+        && ref.equals(SnapshotRef.MAIN_BRANCH)
+        && ddl.action == SqlAlterTableRef.Action.DROP) {
+      throw FloeError.PROCEDURE.error(
+          what,
+          "main is the table's current state, which every statement reads and writes; it cannot"
+              + " be dropped (set_current_snapshot or rollback_to_snapshot move it)");
+    }
     ManageSnapshots manage = table.manageSnapshots();
     switch (ddl.action) {
       case DROP -> {
@@ -150,7 +158,13 @@ final class SnapshotRefs {
     if (!(ddl.asOfVersion instanceof SqlNumericLiteral literal) || !literal.isInteger()) {
       throw FloeError.PROCEDURE.error(what, "AS OF VERSION takes a snapshot id");
     }
-    long id = literal.getValueAs(BigDecimal.class).longValue();
+    long id;
+    try {
+      id = literal.getValueAs(BigDecimal.class).longValueExact();
+    } catch (ArithmeticException e) {
+      throw FloeError.ARGUMENT_OUT_OF_RANGE.error(
+          "AS OF VERSION " + literal.toValue(), "a snapshot id is a BIGINT, and it does not fit");
+    }
     checkExists(table, "", what, id);
     return id;
   }

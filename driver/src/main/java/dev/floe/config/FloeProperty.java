@@ -146,7 +146,8 @@ public enum FloeProperty {
   /**
    * Checks every property Floe gives a meaning to, before anything is created: a boolean is {@code
    * true} or {@code false} (any case), {@code scanThreads} a whole number from 1 to {@value
-   * #MAX_SCAN_THREADS}, {@code timeZone} an IANA zone name or offset.
+   * #MAX_SCAN_THREADS}, {@code timeZone} an IANA zone name or offset, {@code
+   * maintenance.min-retention} a duration ({@link Quantities#duration}).
    *
    * @throws dev.floe.error.FloeException INVALID_PROPERTY naming the property and the accepted
    *     values
@@ -177,6 +178,14 @@ public enum FloeProperty {
         } catch (NumberFormatException e) {
           accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
         }
+      }
+    } else if (this == MAINTENANCE_MIN_RETENTION) {
+      try {
+        if (Quantities.duration(key, value) == null) {
+          accepted = "a duration such as 7d, 12h, 30m or 0s";
+        }
+      } catch (dev.floe.error.FloeException tooLong) {
+        accepted = "a duration such as 7d, 12h, 30m or 0s, at most about 292 years";
       }
     } else if (this == TIME_ZONE) {
       try {

@@ -4,8 +4,10 @@ import dev.floe.command.CommandContext;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.Maintenance;
+import dev.floe.command.QueryRows;
 import dev.floe.config.ContextLoader;
 import dev.floe.config.FloeProperty;
+import dev.floe.config.Quantities;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingConnection;
@@ -118,14 +120,10 @@ public final class FloeConnection extends ForwardingConnection {
 
   /** Table maintenance, with the connection's minimum retention. */
   Maintenance maintenance() throws SQLException {
+    // Checked at connect (FloeProperty.validate): a duration that fits.
     String text = FloeProperty.MAINTENANCE_MIN_RETENTION.in(properties);
-    java.time.Duration minRetention = Maintenance.parseDuration(text);
-    if (minRetention == null) {
-      throw SqlErrors.of(
-          FloeError.INVALID_PROPERTY,
-          FloeProperty.MAINTENANCE_MIN_RETENTION.key() + "=" + text,
-          "it is not a duration such as 7d, 12h, 30m or 0s");
-    }
+    java.time.Duration minRetention =
+        Quantities.duration(FloeProperty.MAINTENANCE_MIN_RETENTION.key(), text);
     return new Maintenance(commands, minRetention);
   }
 
@@ -209,7 +207,55 @@ public final class FloeConnection extends ForwardingConnection {
     return prepareStatement(sql);
   }
 
-  private void downgrade(int type, int concurrency, int holdability) {
+  /** A holdability other than ResultSet's two is refused (HY024). */
+  @Override
+  public void setHoldability(int holdability) throws SQLException {
+    checkOpen();
+    if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT
+        && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the holdability to " + holdability,
+          "it is neither ResultSet.HOLD_CURSORS_OVER_COMMIT nor CLOSE_CURSORS_AT_COMMIT");
+    }
+    super.setHoldability(holdability);
+  }
+
+  /** A negative timeout is refused (HY024), as JDBC asks. */
+  @Override
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds)
+      throws SQLException {
+    checkOpen();
+    if (milliseconds < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the network timeout to " + milliseconds + " ms",
+          "it is negative");
+    }
+    super.setNetworkTimeout(executor, milliseconds);
+  }
+
+  /**
+   * Refuses a result set type, concurrency or holdability that is none of ResultSet's constants
+   * (HY024); a valid one Floe does not make is downgraded with a warning.
+   */
+  private void downgrade(int type, int concurrency, int holdability) throws SQLException {
+    if (type != ResultSet.TYPE_FORWARD_ONLY
+            && type != ResultSet.TYPE_SCROLL_INSENSITIVE
+            && type != ResultSet.TYPE_SCROLL_SENSITIVE
+        || concurrency != ResultSet.CONCUR_READ_ONLY && concurrency != ResultSet.CONCUR_UPDATABLE
+        || holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT
+            && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "make a statement of result set type "
+              + type
+              + ", concurrency "
+              + concurrency
+              + " and holdability "
+              + holdability,
+          "each must be one of ResultSet's constants for it");
+    }
     if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
       warn(
           "Floe's result sets are forward-only and read-only; the statement makes such result sets");
@@ -267,7 +313,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusive()) {
       session.setAutoCommit(autoCommit);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -292,7 +338,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusive()) {
       session.commit();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -307,7 +353,7 @@ public final class FloeConnection extends ForwardingConnection {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusiveKeepingAppends()) {
       session.rollback();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -400,7 +446,7 @@ public final class FloeConnection extends ForwardingConnection {
       } finally {
         calcite.close();
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -607,7 +653,7 @@ public final class FloeConnection extends ForwardingConnection {
     List<String> path;
     try (ContextLoader ignored = ContextLoader.enter()) {
       path = LakeSchemas.resolve(session.catalog(), schema);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
     if (path == null) {
@@ -659,6 +705,11 @@ public final class FloeConnection extends ForwardingConnection {
     @Override
     public ResultSet calciteResults(ResultSet results) throws SQLException {
       return ((FloeResultSet) results).calcite();
+    }
+
+    @Override
+    public QueryRows queryRows(ResultSet results) throws SQLException {
+      return RawRows.of(results instanceof FloeResultSet ? calciteResults(results) : results);
     }
   }
 

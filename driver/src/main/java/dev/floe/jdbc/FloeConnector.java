@@ -102,7 +102,7 @@ public final class FloeConnector {
     FolderCatalog catalog;
     try {
       catalog = FolderCatalog.open(location, properties);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
     TimeZone timeZone = TimeZone.getTimeZone(FloeProperty.timeZone(properties));

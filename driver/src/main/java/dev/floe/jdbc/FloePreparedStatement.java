@@ -96,11 +96,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
       return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -151,16 +147,19 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       updated(1);
       return false;
     }
-    try (ContextLoader ignored = ContextLoader.enter();
-        FloeSession.Exclusive turn = session().exclusive()) {
-      closeResult();
-      return run(
-          () -> {
-            planAgainIfStale();
-            applyBindings();
-            return calcite.execute();
-          });
-    }
+    return cancellable(
+        () -> {
+          try (ContextLoader ignored = ContextLoader.enter();
+              FloeSession.Exclusive turn = session().exclusive()) {
+            closeResult();
+            return run(
+                () -> {
+                  planAgainIfStale();
+                  applyBindings();
+                  return calcite.execute();
+                });
+          }
+        });
   }
 
   /**
@@ -296,10 +295,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         fast.append(session(), rows);
         return;
       }
-    } catch (RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
     inOneTransaction(() -> fast.run(session(), rows));
@@ -365,7 +361,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         assigned =
             ParameterAssigner.assign(
                 "parameter " + index, parameterType(index), precision(index), scale(index), value);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         throw SqlErrors.toSql(e);
       }
       Binding exact = exactBinding(index, assigned);

@@ -5,6 +5,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
 import dev.floe.planner.scan.ColumnarScan;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;
@@ -64,6 +65,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private final Kind[] kinds;
   private final int[] precisions;
   private final ZoneId sessionZone;
+  private final Cancellation cancellation;
   private final JdbcTemporals temporals = JdbcTemporals.forDefaultZone();
   private final Cursor.Accessor[] accessors;
 
@@ -103,6 +105,7 @@ final class FloeResultSet extends ForwardingResultSet {
       throws SQLException {
     super(calcite);
     this.statement = statement;
+    this.cancellation = statement.running();
     this.calcite = calcite;
     this.sessionZone = statement.session().timeZone().toZoneId();
     ResultSetMetaData meta = calcite.getMetaData();
@@ -199,7 +202,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getLong(column) : accessor.getLong();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -208,7 +211,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getInt(column) : accessor.getInt();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -233,7 +236,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private Object nestedAt(int column) throws SQLException {
     try {
       return nestedValues.toJdbc(RowAccessors.raw(accessors[column]), nestedTypes[column]);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -247,7 +250,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getString(column) : accessor.getString();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -263,7 +266,7 @@ final class FloeResultSet extends ForwardingResultSet {
       return accessor == null
           ? calcite.getObject(column)
           : AvaticaSite.get(accessor, types[column], signed[column], utc);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -298,7 +301,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getShort(column) : accessor.getShort();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -309,7 +312,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getByte(column) : accessor.getByte();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -320,7 +323,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBoolean(column) : accessor.getBoolean();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -331,7 +334,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getDouble(column) : accessor.getDouble();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -342,7 +345,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getFloat(column) : accessor.getFloat();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -353,7 +356,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBigDecimal(column) : accessor.getBigDecimal();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -364,7 +367,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor == null ? calcite.getBytes(column) : accessor.getBytes();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -387,7 +390,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getArray();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -406,12 +409,9 @@ final class FloeResultSet extends ForwardingResultSet {
       return nextInChunk();
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
+      cancellation.check();
       return calcite.next();
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw failed(e);
     }
   }
@@ -440,10 +440,7 @@ final class FloeResultSet extends ForwardingResultSet {
       }
       rowNumber++;
       return true;
-    } catch (RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (RuntimeException | Error e) {
       throw failed(e);
     }
   }
@@ -468,6 +465,25 @@ final class FloeResultSet extends ForwardingResultSet {
       }
     }
     return failure;
+  }
+
+  /** A negative fetch size is refused (HY024), as JDBC asks; any other is a hint. */
+  @Override
+  public void setFetchSize(int rows) throws SQLException {
+    checkOpen();
+    if (rows < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
+    }
+    super.setFetchSize(rows);
+  }
+
+  /** A direction other than ResultSet's three is refused (HY024); any of them is a hint. */
+  @Override
+  public void setFetchDirection(int direction) throws SQLException {
+    checkOpen();
+    FloeStatement.checkFetchDirection(direction);
+    super.setFetchDirection(direction);
   }
 
   private void checkOpen() throws SQLException {
@@ -925,7 +941,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBigDecimal(scale);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -939,7 +955,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getAsciiStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -954,7 +970,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getUnicodeStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -968,7 +984,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBinaryStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -982,7 +998,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getCharacterStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -996,7 +1012,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getObject(map);
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1010,7 +1026,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getRef();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1024,7 +1040,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getBlob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1038,7 +1054,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getClob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1052,7 +1068,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getURL();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1066,7 +1082,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNClob();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1080,7 +1096,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getSQLXML();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1094,7 +1110,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNString();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -1108,7 +1124,7 @@ final class FloeResultSet extends ForwardingResultSet {
     Cursor.Accessor accessor = accessor(column);
     try {
       return accessor.getNCharacterStream();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }

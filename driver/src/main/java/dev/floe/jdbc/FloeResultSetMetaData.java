@@ -46,7 +46,7 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
       for (int i = 1; i <= n; i++) {
         describe(i, paths, tables);
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }

@@ -14,6 +14,7 @@ import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.scan.ColumnarScan;
 import dev.floe.planner.scan.ScanStats;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.PhaseTimes;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
@@ -41,6 +42,7 @@ class FloeStatement extends ForwardingStatement {
   private boolean closed;
   boolean poolable;
   private boolean calciteRows;
+  private volatile Cancellation running;
 
   FloeStatement(FloeConnection connection, Statement calcite) {
     super(calcite);
@@ -116,6 +118,45 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
+    return cancellable(() -> executeNow(sql));
+  }
+
+  /**
+   * Runs one execution of this statement under a cancellation of its own (README, "Known limits"):
+   * its query timeout counts from now, {@link #cancel()} stops it, and for a query both keep
+   * applying while its result set is read. An {@code Error} (running out of memory, a class that
+   * cannot load) becomes the SQLException the catalog gives it, never escaping.
+   */
+  final boolean cancellable(Execution execution) throws SQLException {
+    Cancellation previous = running;
+    if (previous != null) {
+      previous.finish();
+    }
+    boolean query = false;
+    Cancellation own = null;
+    try (Cancellation.Scope scope = Cancellation.enter(getQueryTimeout() * 1000L)) {
+      if (!scope.nested()) {
+        own = scope.cancellation();
+        running = own;
+      }
+      query = execution.run();
+      return query;
+    } catch (Error e) {
+      throw SqlErrors.toSql(e);
+    } finally {
+      if (own != null && !query) {
+        own.finish();
+      }
+    }
+  }
+
+  /** The cancellation of this statement's last execution, or {@link Cancellation#NONE}. */
+  final Cancellation running() {
+    Cancellation now = running;
+    return now == null ? Cancellation.NONE : now;
+  }
+
+  private boolean executeNow(String sql) throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session().exclusive()) {
       closeCurrent();
@@ -206,11 +247,7 @@ class FloeStatement extends ForwardingStatement {
       }
       succeeded = true;
       return isQuery;
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     } finally {
       ColumnarScan.forget();
@@ -359,6 +396,14 @@ class FloeStatement extends ForwardingStatement {
    * mode it commits once at the end, or rolls back everything.
    */
   final void inOneTransaction(Work work) throws SQLException {
+    cancellable(
+        () -> {
+          inOneTransactionNow(work);
+          return false;
+        });
+  }
+
+  private void inOneTransactionNow(Work work) throws SQLException {
     FloeSession session = session();
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session.exclusive()) {
@@ -380,11 +425,7 @@ class FloeStatement extends ForwardingStatement {
         }
         session.setAutoCommit(true);
       }
-    } catch (SQLException
-        | RuntimeException
-        | ExceptionInInitializerError
-        | StackOverflowError
-        | AssertionError e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
@@ -416,6 +457,7 @@ class FloeStatement extends ForwardingStatement {
       return;
     }
     closed = true;
+    running().finish();
     try (ContextLoader ignored = ContextLoader.enter()) {
       closeCurrent();
       calcite.close();
@@ -491,6 +533,59 @@ class FloeStatement extends ForwardingStatement {
     return ((FloeDatabaseMetaData) connection.getMetaData()).generatedKeys();
   }
 
+  /** A negative limit is refused (HY024), as JDBC asks. */
+  @Override
+  public void setMaxRows(int max) throws SQLException {
+    checkOpen();
+    if (max < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "limit rows to " + max, "the limit is negative");
+    }
+    super.setMaxRows(max);
+  }
+
+  /** A negative fetch size is refused (HY024), as JDBC asks; any other is a hint. */
+  @Override
+  public void setFetchSize(int rows) throws SQLException {
+    checkOpen();
+    if (rows < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
+    }
+    super.setFetchSize(rows);
+  }
+
+  /** A direction other than ResultSet's three is refused (HY024); any of them is a hint. */
+  @Override
+  public void setFetchDirection(int direction) throws SQLException {
+    checkOpen();
+    checkFetchDirection(direction);
+    super.setFetchDirection(direction);
+  }
+
+  /** Refuses a fetch direction that is none of ResultSet's three (HY024). */
+  static void checkFetchDirection(int direction) throws SQLException {
+    if (direction != java.sql.ResultSet.FETCH_FORWARD
+        && direction != java.sql.ResultSet.FETCH_REVERSE
+        && direction != java.sql.ResultSet.FETCH_UNKNOWN) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT,
+          "set the fetch direction to " + direction,
+          "it is none of ResultSet.FETCH_FORWARD, FETCH_REVERSE and FETCH_UNKNOWN");
+    }
+  }
+
+  /** A negative timeout is refused (HY024), as JDBC asks. */
+  @Override
+  public void setQueryTimeout(int seconds) throws SQLException {
+    checkOpen();
+    if (seconds < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the query timeout to " + seconds, "it is negative");
+    }
+    super.setQueryTimeout(seconds);
+  }
+
   /** As {@link #setMaxRows(int)}; limits above {@code Integer.MAX_VALUE} mean no limit. */
   @Override
   public void setLargeMaxRows(long max) throws SQLException {
@@ -558,9 +653,14 @@ class FloeStatement extends ForwardingStatement {
     return poolable;
   }
 
-  /** Stops a running query: its scan stops reading and closes its files. */
+  /**
+   * Stops the statement's running execution, or the reading of its result set: its next check (a
+   * scan, a join, a written row) fails with 57014, files it wrote are deleted and its scans close
+   * their files. Never waits for the statement; safe from any thread.
+   */
   @Override
   public void cancel() throws SQLException {
-    open().cancel();
+    checkOpen();
+    running().cancel();
   }
 }

@@ -18,7 +18,9 @@ import org.apache.iceberg.io.InputFile;
  * Local files read by {@code read_parquet} and {@code read_csv}: a path or a glob, relative to the
  * lake root when the lake is a local folder. With external access off, every path outside the lake
  * root (after {@code ..} and symbolic links are resolved) is refused, as DuckDB's {@code
- * enable_external_access=false} refuses them; reading inside the lake is always allowed.
+ * enable_external_access=false} refuses them; reading inside the lake is always allowed. Only
+ * regular files stored on a disk are read: FIFOs, devices and the files of kernel file systems
+ * ({@code /proc}) are refused before they are opened.
  */
 final class ExternalFileAccess implements ExternalFiles {
   private static final int MAX_FILES = 100_000;
@@ -44,13 +46,36 @@ final class ExternalFileAccess implements ExternalFiles {
       throw FloeError.NOT_SUPPORTED.error(
           "reading " + pattern + ": read_parquet and read_csv read local files only");
     }
-    Path path;
+    Path path = absolute(pattern);
+    if (!hasGlob(pattern)) {
+      Path file = path.normalize();
+      checkAccess(pattern, file);
+      if (!Files.exists(file)) {
+        throw FloeError.IO.error(pattern, "no such file");
+      }
+      if (Files.isDirectory(file)) {
+        throw FloeError.IO.error(pattern, "it is a folder, not a file");
+      }
+      checkOrdinary(pattern, file);
+      return List.of(file.toString());
+    }
+    return globbed(pattern, path);
+  }
+
+  @Override
+  public String searched(String pattern) {
+    Path path = absolute(pattern);
+    return (hasGlob(pattern) ? base(path) : path.normalize()).toString();
+  }
+
+  /** The absolute local path a path or glob spells; a relative one from the lake root. */
+  private Path absolute(String pattern) {
     try {
       String local = pattern.regionMatches(true, 0, "file:", 0, 5) ? pattern.substring(5) : pattern;
       while (local.startsWith("//")) {
         local = local.substring(1);
       }
-      path = Path.of(local);
+      Path path = Path.of(local);
       if (!path.isAbsolute()) {
         if (sandbox == null) {
           throw FloeError.IO.error(
@@ -58,19 +83,17 @@ final class ExternalFileAccess implements ExternalFiles {
         }
         path = sandbox.root().resolve(path);
       }
+      return path;
     } catch (InvalidPathException e) {
       throw FloeError.IO.error(e, pattern, "it is not a valid path: " + e.getReason());
     }
-    if (!hasGlob(pattern)) {
-      Path file = path.normalize();
-      checkAccess(pattern, file);
-      if (!Files.isRegularFile(file)) {
-        throw FloeError.IO.error(
-            pattern, Files.isDirectory(file) ? "it is a folder, not a file" : "no such file");
-      }
-      return List.of(file.toString());
-    }
-    return globbed(pattern, path);
+  }
+
+  /** The longest folder of an absolute glob before its first wildcard. */
+  private static Path base(Path absolute) {
+    String text = absolute.toString().replace('\\', '/');
+    int slash = text.lastIndexOf('/', firstGlob(text));
+    return Path.of(slash <= 0 ? "/" : text.substring(0, slash)).normalize();
   }
 
   /** The files under the longest glob-free folder of a pattern that match it. */
@@ -78,7 +101,7 @@ final class ExternalFileAccess implements ExternalFiles {
     String text = absolute.toString().replace('\\', '/');
     int firstGlob = firstGlob(text);
     int slash = text.lastIndexOf('/', firstGlob);
-    Path base = Path.of(slash <= 0 ? "/" : text.substring(0, slash)).normalize();
+    Path base = base(absolute);
     checkAccess(pattern, base);
     PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + text);
     List<String> files = new ArrayList<>();
@@ -100,8 +123,63 @@ final class ExternalFileAccess implements ExternalFiles {
     files.sort(null);
     for (String file : files) {
       checkAccess(pattern, Path.of(file));
+      checkOrdinary(pattern, Path.of(file));
     }
     return files;
+  }
+
+  /** File system types whose files are made up by the kernel as they are read, not stored. */
+  private static final java.util.Set<String> PSEUDO_FILE_SYSTEMS =
+      java.util.Set.of(
+          "proc",
+          "sysfs",
+          "devtmpfs",
+          "devpts",
+          "debugfs",
+          "tracefs",
+          "securityfs",
+          "cgroup",
+          "cgroup2",
+          "pstore",
+          "bpf",
+          "configfs",
+          "fusectl",
+          "mqueue",
+          "efivarfs",
+          "binfmt_misc");
+
+  /**
+   * Refuses (58030), before anything opens it, a file that is not a regular file stored on a disk:
+   * a FIFO, socket or device (reading one may block for ever or never end), or a file of {@code
+   * /proc}, {@code /sys} or {@code /dev}, whose contents the kernel makes up as they are read.
+   */
+  private static void checkOrdinary(String pattern, Path file) {
+    Path real;
+    try {
+      real = file.toRealPath();
+    } catch (IOException e) {
+      throw FloeError.IO.error(e, pattern, "cannot resolve " + file + ": " + e.getMessage());
+    }
+    if (!Files.isRegularFile(real)) {
+      throw FloeError.IO.error(
+          pattern, real + " is not a regular file (a FIFO, socket or device is never read)");
+    }
+    String store;
+    try {
+      store = Files.getFileStore(real).type();
+    } catch (IOException e) {
+      store = "";
+    }
+    for (String root : List.of("/proc/", "/sys/", "/dev/")) {
+      if (real.toString().startsWith(root) || PSEUDO_FILE_SYSTEMS.contains(store)) {
+        throw FloeError.IO.error(
+            pattern,
+            real
+                + " lies on a kernel file system ("
+                + (store.isEmpty() ? root : store)
+                + "), whose files are made as they are read; copy it to a regular file first");
+      }
+    }
   }
 
   private static int countParts(String tail) {
@@ -144,6 +222,7 @@ final class ExternalFileAccess implements ExternalFiles {
   @Override
   public InputFile open(String location) {
     checkAccess(location, Path.of(location));
+    checkOrdinary(location, Path.of(location));
     return org.apache.iceberg.Files.localInput(location);
   }
 }

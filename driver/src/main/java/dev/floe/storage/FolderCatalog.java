@@ -16,7 +16,6 @@ import java.util.Properties;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionSpec;
@@ -190,15 +189,27 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     return Transactions.createTableTransaction(String.join(".", path), ops, metadata);
   }
 
-  /** Refuses a table folder, or path properties, that would lie outside the lake (42602). */
+  /**
+   * Refuses a table folder, or path properties, that would lie outside the lake, or path properties
+   * that send the table's files into another table's folder (42602).
+   */
   private void checkInsideLake(String action, List<String> path, Map<String, String> properties) {
     if (!store.contains(tableLocation(path))) {
       throw FloeError.OUTSIDE_LAKE.error(action, tableLocation(path), root());
     }
+    FileOwnership ownership = null;
     for (String key : Sandbox.PATH_PROPERTIES) {
       String value = properties.get(key);
       if (value != null && !store.contains(value)) {
         throw FloeError.OUTSIDE_LAKE.error(action + " with '" + key + "'", value, root());
+      }
+      if (value != null) {
+        ownership = ownership == null ? new FileOwnership(this) : ownership;
+        String own = ownership.folder(path);
+        String place = ownership.key(value);
+        if (!place.equals(own) && !FileOwnership.under(own, place)) {
+          ownership.checkNotInAnotherTable(action, key, value);
+        }
       }
     }
   }
@@ -327,12 +338,21 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
   }
 
   /**
-   * Drops a table: deletes its folder and, with {@code purge}, every file its metadata references
-   * under the root. Files outside the root are never deleted.
+   * What a DROP left in place.
    *
-   * @return the referenced files left in place because they lie outside the root
+   * @param outside files the table references outside its folder (with PURGE only), never deleted
+   * @param kept files under its folder kept because other tables reference (or may reference) them
+   * @param why why they were kept, "" when none was
+   * @param unlisted whether the files it references could not be listed (a damaged table)
    */
-  public List<String> drop(List<String> path, boolean purge) {
+  public record Dropped(List<String> outside, List<String> kept, String why, boolean unlisted) {}
+
+  /**
+   * Drops a table: deletes its folder but the files other tables of the lake reference there
+   * (README, "The lake is a sandbox"). With {@code purge}, the files its metadata references
+   * outside its folder are listed, never deleted: Floe deletes only the files a table owns.
+   */
+  public Dropped drop(List<String> path, boolean purge) {
     if (!tableExists(path)) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
@@ -341,15 +361,37 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     if (metadata == null) {
       throw FloeError.TABLE_NOT_FOUND.error(describe(path));
     }
-    ParsedMetadata.forget(ops.location());
-    List<String> left = List.of();
+    FileOwnership ownership = new FileOwnership(this);
+    String folder = ownership.folder(path);
+    java.util.Set<String> outside = new java.util.LinkedHashSet<>();
+    boolean unlisted = false;
     if (purge) {
-      SandboxedDeletes deletes = new SandboxedDeletes(store);
-      CatalogUtil.dropTableData(deletes, metadata);
-      left = deletes.left();
+      try {
+        TableFiles.walk(
+            new BaseTable(ops, String.join(".", path)),
+            null,
+            (location, kind, bytes) -> {
+              if (!FileOwnership.under(folder, ownership.key(location))) {
+                outside.add(location);
+              }
+            });
+      } catch (RuntimeException damaged) {
+        unlisted = true;
+      }
     }
-    store.deleteTree(tableLocation(path));
-    return left;
+    FileOwnership.Shared shared = ownership.shared(path);
+    ParsedMetadata.forget(ops.location());
+    List<String> kept = new ArrayList<>();
+    store.deleteTree(
+        tableLocation(path),
+        location -> {
+          boolean keep = shared.keeps(ownership.key(location));
+          if (keep) {
+            kept.add(location);
+          }
+          return keep;
+        });
+    return new Dropped(List.copyOf(outside), kept, shared.describe(kept.size()), unlisted);
   }
 
   @Override

@@ -43,6 +43,37 @@ public final class FolderTableOperations extends LakeTableOperations {
       throw FloeError.OUTSIDE_LAKE.error("write table " + location(), folder, io.sandbox().root());
     }
     io.sandbox().checkWritable(location(), metadata);
+    Path placed = Sandbox.real(LocalFileIO.toPath(metadata.location()));
+    Path own = Sandbox.real(folder);
+    if (placed == null || !placed.equals(own)) {
+      // A folder copied within the lake: its metadata still places its files in the original's.
+      throw FloeError.NOT_OWNED.error(
+          "write table " + location(),
+          "its metadata places its files at "
+              + metadata.location()
+              + ", not in its own folder; a table writes only into its own folder");
+    }
+  }
+
+  /**
+   * Whether a file lies directly in the table's {@code metadata/} folder as the file system
+   * resolves it (a link or {@code ..} on the way leading elsewhere does not).
+   */
+  @Override
+  protected boolean inMetadataFolder(String file) {
+    Path path;
+    try {
+      path = LocalFileIO.toPath(file).toAbsolutePath();
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+    Path parent = path.getParent();
+    if (parent == null || path.getFileName().toString().matches("\\.{1,2}")) {
+      return false;
+    }
+    Path realParent = Sandbox.real(parent);
+    Path realMetadata = Sandbox.real(metadataFolder);
+    return realParent != null && realParent.equals(realMetadata);
   }
 
   /** Whether a folder holds an Iceberg table. */

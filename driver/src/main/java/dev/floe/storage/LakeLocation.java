@@ -35,7 +35,15 @@ public final class LakeLocation {
     if (text == null || text.isBlank()) {
       throw FloeError.CANNOT_OPEN.error("''", "the URL names no location");
     }
+    if (text.indexOf('\0') >= 0) {
+      // trim() would drop it, and an empty location is the working directory.
+      throw FloeError.CANNOT_OPEN.error(
+          "'" + text.replace("\0", "\\0") + "'", "a location cannot hold a NUL character");
+    }
     String s = text.trim();
+    if (s.isEmpty()) {
+      throw FloeError.CANNOT_OPEN.error("''", "the URL names no location, only control characters");
+    }
     String lower = s.toLowerCase(Locale.ROOT);
     if (lower.startsWith("s3://") || lower.startsWith("s3a://") || lower.startsWith("s3n://")) {
       return s3(s);
@@ -156,7 +164,13 @@ public final class LakeLocation {
       String rest = p.substring(2).replace('\\', '/');
       return new LakeLocation("file", "/" + drive + ":" + normalize(rest.isEmpty() ? "/" : rest));
     }
-    Path absolute = Paths.get(p).toAbsolutePath().normalize();
+    Path absolute;
+    try {
+      absolute = Paths.get(p).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      throw FloeError.CANNOT_OPEN.error(
+          e, "'" + raw + "'", "it is not a valid path: " + e.getReason());
+    }
     String text = absolute.toString().replace('\\', '/');
     if (isWindowsDrivePath(text)) {
       String drive = text.substring(0, 1).toUpperCase(Locale.ROOT);

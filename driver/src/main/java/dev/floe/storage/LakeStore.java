@@ -2,6 +2,7 @@ package dev.floe.storage;
 
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -45,6 +46,23 @@ public interface LakeStore extends AutoCloseable {
 
   /** Deletes every file in a folder and below; nothing outside it. */
   void deleteTree(String folder);
+
+  /**
+   * Deletes every file in a folder and below but those {@code keep} accepts (given each file's
+   * location), and the folders left empty; nothing outside it.
+   */
+  void deleteTree(String folder, Predicate<String> keep);
+
+  /**
+   * The one spelling locations are compared in, as a function from a location to its canonical
+   * spelling: a local location with symbolic links and {@code ..} resolved as the file system
+   * resolves them ({@code file:/real/path}; a file that is a link keeps its own name), an S3 one as
+   * {@code s3://bucket/key} whichever of {@code s3a://} and {@code s3n://} spelt it. Locations
+   * naming the same file have the same spelling; one that cannot be resolved (a dangling link on
+   * the way) gets a spelling under no folder. The function remembers the folders it resolved, so a
+   * statement takes one and drops it when done.
+   */
+  UnaryOperator<String> canonicalizer();
 
   /**
    * Refuses when commits to this store could be lost, before anything is written: on S3, when the

@@ -102,9 +102,8 @@ public abstract class LakeTableOperations implements TableOperations {
     for (TableMetadata.MetadataLogEntry entry : metadata.previousFiles()) {
       kept.add(entry.file());
     }
-    String prefix = location + "/metadata/";
     for (TableMetadata.MetadataLogEntry entry : base.previousFiles()) {
-      if (!kept.contains(entry.file()) && entry.file().startsWith(prefix)) {
+      if (!kept.contains(entry.file()) && inMetadataFolder(entry.file())) {
         try {
           io.deleteFile(entry.file());
         } catch (RuntimeException e) {
@@ -112,6 +111,20 @@ public abstract class LakeTableOperations implements TableOperations {
         }
       }
     }
+  }
+
+  /**
+   * Whether a file lies directly in this table's {@code metadata/} folder, the only place old
+   * metadata files are deleted from: a location spelled otherwise, or leading elsewhere through
+   * {@code ..}, names a file the table does not own.
+   */
+  protected boolean inMetadataFolder(String file) {
+    String prefix = location + "/metadata/";
+    if (!file.startsWith(prefix)) {
+      return false;
+    }
+    String name = file.substring(prefix.length());
+    return !name.isEmpty() && name.indexOf('/') < 0 && !name.equals("..") && !name.equals(".");
   }
 
   @Override

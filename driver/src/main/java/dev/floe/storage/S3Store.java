@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -337,6 +339,39 @@ public final class S3Store implements LakeStore {
     } finally {
       forget();
     }
+  }
+
+  @Override
+  public void deleteTree(String folder, Predicate<String> keep) {
+    String prefix = folderPrefix(folder);
+    if (prefix.isEmpty() || !prefix.startsWith(folderPrefix(root.canonical()))) {
+      throw FloeError.INVALID_NAME.error(folder, "Floe deletes only inside the lake");
+    }
+    forget();
+    try {
+      for (S3Object object : listing(prefix, null, Integer.MAX_VALUE).objects) {
+        if (!keep.test("s3://" + bucket + "/" + object.key())) {
+          client.deleteObject(b -> b.bucket(bucket).key(object.key()));
+        }
+      }
+    } catch (SdkException e) {
+      throw FloeError.IO.error(e, folder, "the store refused a delete: " + describe(e));
+    } finally {
+      forget();
+    }
+  }
+
+  /** S3 keys are literal: the canonical spelling is {@code s3://bucket/key}. */
+  @Override
+  public UnaryOperator<String> canonicalizer() {
+    return location -> {
+      try {
+        String key = key(location);
+        return "s3://" + bucket + (key.isEmpty() ? "" : "/" + key);
+      } catch (FloeException e) {
+        return location;
+      }
+    };
   }
 
   @Override

@@ -75,6 +75,14 @@ public final class S3TableOperations extends LakeTableOperations {
       throw FloeError.OUTSIDE_LAKE.error(
           "write table " + location(), "its location " + metadata.location(), store.root());
     }
+    if (!store.key(metadata.location()).equals(store.key(location()))) {
+      // A prefix copied within the lake: its metadata still places its files in the original's.
+      throw FloeError.NOT_OWNED.error(
+          "write table " + location(),
+          "its metadata places its files at "
+              + metadata.location()
+              + ", not under its own prefix; a table writes only under its own prefix");
+    }
     for (String key : Sandbox.PATH_PROPERTIES) {
       String value = metadata.properties().get(key);
       if (value != null && !store.contains(value)) {

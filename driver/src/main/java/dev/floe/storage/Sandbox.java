@@ -32,6 +32,11 @@ public final class Sandbox {
     this.root = root.toAbsolutePath().normalize();
   }
 
+  /** The real path of the root (symbolic links resolved), or the root when it cannot be. */
+  public Path realRootPath() {
+    return realRoot();
+  }
+
   /** The root folder. */
   public Path root() {
     return root;
@@ -89,22 +94,37 @@ public final class Sandbox {
   }
 
   /**
-   * The real path of a possibly missing path: its deepest existing ancestor resolved; null when
-   * that cannot be resolved (a dangling link), which no caller may take for inside.
+   * The real path of a possibly missing path, as the operating system resolves it: the longest part
+   * of it that exists resolved (symbolic links followed, {@code ..} after a link taken from the
+   * link's target), the rest, which exists nowhere and so holds no link, added lexically. Null when
+   * the existing part cannot be resolved (a dangling link), which no caller may take for inside.
+   * The one place a local location is made canonical ({@link LakeStore#canonical}).
    */
-  private static Path real(Path path) {
-    Path normal = path.toAbsolutePath().normalize();
-    Path existing = normal;
-    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-      existing = existing.getParent();
+  static Path real(Path path) {
+    Path p = path.toAbsolutePath();
+    Path root = p.getRoot();
+    int n = p.getNameCount();
+    for (int i = n; i >= 0; i--) {
+      Path prefix = i == 0 ? root : root.resolve(p.subpath(0, i));
+      if (!Files.exists(prefix, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      Path real;
+      try {
+        real = prefix.toRealPath();
+      } catch (IOException | SecurityException e) {
+        return null;
+      }
+      for (int j = i; j < n; j++) {
+        String part = p.getName(j).toString();
+        if (part.equals("..")) {
+          real = real.getParent() == null ? real : real.getParent();
+        } else if (!part.equals(".")) {
+          real = real.resolve(part);
+        }
+      }
+      return real;
     }
-    if (existing == null) {
-      return normal;
-    }
-    try {
-      return existing.toRealPath().resolve(existing.relativize(normal)).normalize();
-    } catch (IOException e) {
-      return null;
-    }
+    return p.normalize();
   }
 }

@@ -149,7 +149,7 @@ class CreateOrReplaceTest extends LakeFixture {
       execute(c, "CREATE TABLE t (id INT)");
       update(c, "INSERT INTO t VALUES (1), (2), (3)");
       TreeSet<String> before = files();
-      // fails at run time, after rows were written: division by zero on the third row (22003)
+      // fails at run time, after rows were written: division by zero on the third row (22012)
       assertThat(
               state(
                   () ->
@@ -157,7 +157,7 @@ class CreateOrReplaceTest extends LakeFixture {
                           c,
                           "CREATE OR REPLACE TABLE t AS SELECT 6 / (3 - id) AS q FROM t ORDER BY"
                               + " id")))
-          .isEqualTo("22003");
+          .isEqualTo("22012");
       assertThat(files()).isEqualTo(before);
       // a partition column that is not there
       assertThat(

@@ -139,6 +139,16 @@ class NameLookupCostTest {
     }
 
     @Override
+    public void deleteTree(String folder, Predicate<String> keep) {
+      store.deleteTree(folder, keep);
+    }
+
+    @Override
+    public java.util.function.UnaryOperator<String> canonicalizer() {
+      return store.canonicalizer();
+    }
+
+    @Override
     public void checkCanCommit() {
       store.checkCanCommit();
     }

@@ -17,6 +17,13 @@ public enum FloeError {
   INVALID_ARGUMENT("HY024", "Cannot %s: %s"),
   /** A failure Floe did not foresee: a defect in Floe, never a consequence of user input. */
   INTERNAL("HY000", "Internal error: %s"),
+  /**
+   * A class the driver needs is missing from its jar (a {@link NoClassDefFoundError}): a defect of
+   * the build, never of the user's input.
+   */
+  INCOMPLETE_DRIVER(
+      "HY000",
+      "Internal error: class %s is missing from the driver; the driver jar %s is incomplete"),
   /** The location cannot be opened: missing root, bad URL, unreachable store. */
   CANNOT_OPEN("08001", "Cannot open %s: %s"),
   /** The connection, statement or result set is closed. */
@@ -47,6 +54,12 @@ public enum FloeError {
   COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
   /** A file or folder a statement would create, write or delete outside the lake root. */
   OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
+  /**
+   * A file a statement would take into a table, or a place it would send a table's files, that
+   * belongs to another table (its folder, any table's {@code metadata/}), or a place that holds
+   * whole tables.
+   */
+  NOT_OWNED("42602", "Cannot %s: %s"),
   /** The SQL text does not parse. */
   SYNTAX("42000", "Cannot parse SQL: %s"),
   /** CREATE TABLE of a table that exists. */
@@ -55,6 +68,8 @@ public enum FloeError {
   TABLE_NOT_FOUND("42S02", "Cannot find table %s"),
   /** A snapshot, branch, tag or point in time a table does not have (time travel). */
   TABLE_VERSION_NOT_FOUND("42S02", "Cannot find %s of table %s: %s"),
+  /** A write, DDL or procedure on a metadata table ({@code t$snapshots}), which is read-only. */
+  METADATA_TABLE_READ_ONLY("42809", "Cannot %s %s: it is a metadata table, which is read-only"),
   /** A metadata table ({@code t$snapshots}) that does not exist. */
   METADATA_TABLE_NOT_FOUND("42S02", "Cannot find metadata table %s: %s"),
   /** A schema that is not there. */
@@ -69,10 +84,16 @@ public enum FloeError {
   PROCEDURE("42000", "Cannot run %s: %s"),
   /** A string too long for its column. */
   STRING_TOO_LONG("22001", "Cannot assign value to %s: %s"),
+  /** A procedure argument or connection value too large for its kind (a duration, a size). */
+  ARGUMENT_OUT_OF_RANGE("22003", "Cannot use %s: %s"),
   /** A number out of range for its column. */
   NUMERIC_OUT_OF_RANGE("22003", "Cannot assign value to %s: %s"),
+  /** A division (or remainder) by zero. */
+  DIVISION_BY_ZERO("22012", "Cannot divide by zero: %s"),
   /** A datetime literal or value that is not valid. */
   INVALID_DATETIME("22007", "Cannot read datetime value %s: %s"),
+  /** A datetime whose field is out of its range (the year 99999). */
+  DATETIME_OVERFLOW("22008", "Cannot read datetime value %s: %s"),
   /** A character value that cannot be cast to the target type. */
   INVALID_CAST("22018", "Cannot cast %s: %s"),
   /** NULL assigned to a required column. */
@@ -89,6 +110,8 @@ public enum FloeError {
   READ_ONLY("25006", "Cannot %s: the connection is read-only"),
   /** A concurrent change conflicts with this transaction; it was rolled back. */
   COMMIT_CONFLICT("40001", "Cannot commit to %s: %s"),
+  /** The statement needs more memory than the JVM has; the connection stays usable. */
+  OUT_OF_MEMORY("53200", "Cannot run statement: %s"),
   /** The statement was cancelled or ran past its timeout. */
   CANCELLED("57014", "Statement cancelled: %s"),
   /** A feature Floe does not support. */

@@ -31,6 +31,9 @@ public final class SqlErrors {
   private static final Pattern ILLEGAL_DATETIME =
       Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
 
+  private static final Pattern DATETIME_FIELD =
+      Pattern.compile("(?:Year|Month|Day|Hour|Minute|Second) out of range: \\[");
+
   private static final Pattern CLASS_CAST =
       Pattern.compile("class ([\\w.$]+) cannot be cast to class ([\\w.$]+)");
 
@@ -48,11 +51,14 @@ public final class SqlErrors {
     void run() throws SQLException;
   }
 
-  /** Makes a call into Calcite; its failures become SQLExceptions as {@link #toSql} makes them. */
+  /**
+   * Makes a call into Calcite; its failures, {@link Error}s included, become SQLExceptions as
+   * {@link #toSql} makes them.
+   */
   public static <T> T call(Call<T> call) throws SQLException {
     try {
       return call.call();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw toSql(e);
     }
   }
@@ -61,13 +67,26 @@ public final class SqlErrors {
   public static void run(VoidCall call) throws SQLException {
     try {
       call.run();
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | Error e) {
       throw toSql(e);
     }
   }
 
-  /** Converts any failure into the SQLException a user should see. */
+  /**
+   * Converts any failure into the SQLException a user should see. A {@link java.lang.Error} never
+   * passes: a statement out of memory is 53200, one nested too deeply 54001, a class missing from
+   * the driver jar HY000 naming the class, and any other HY000 naming the error.
+   */
   public static SQLException toSql(Throwable failure) {
+    NoClassDefFoundError missing = find(failure, NoClassDefFoundError.class);
+    if (missing != null
+        && !String.valueOf(missing.getMessage()).startsWith("Could not initialize")) {
+      return create(
+          FloeError.INCOMPLETE_DRIVER.sqlState(),
+          FloeError.INCOMPLETE_DRIVER.format(
+              String.valueOf(missing.getMessage()).replace('/', '.'), jarOf(SqlErrors.class)),
+          failure);
+    }
     if (find(failure, StackOverflowError.class) != null) {
       // Parsing, validating and planning recurse once per level of nesting.
       String sql = statement(failure);
@@ -77,6 +96,19 @@ public final class SqlErrors {
               "it is nested too deeply to plan (thousands of terms in one expression, or types"
                   + " nested thousands deep); split it"
                   + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
+          failure);
+    }
+    OutOfMemoryError memory = find(failure, OutOfMemoryError.class);
+    if (memory != null) {
+      // Thrown where an allocation failed, typically a join, sort or MERGE holding more rows
+      // than the heap; its objects are gone once the statement unwinds, so the connection goes on.
+      return create(
+          FloeError.OUT_OF_MEMORY.sqlState(),
+          FloeError.OUT_OF_MEMORY.format(
+              "it needs more memory than the JVM has ("
+                  + memory.getMessage()
+                  + "); filter or split its input, or give the JVM a larger heap"
+                  + statement(failure)),
           failure);
     }
     FloeException floe = find(failure, FloeException.class);
@@ -171,7 +203,32 @@ public final class SqlErrors {
     if (notFound != null) {
       return create(FloeError.IO.sqlState(), "Cannot read file: " + notFound.getMessage(), failure);
     }
+    Throwable unreadable = find(failure, java.io.UncheckedIOException.class);
+    if (unreadable != null) {
+      // Iceberg's RuntimeIOException: a manifest list or manifest that cannot be opened or read,
+      // named in its message ("Failed to open file: ...").
+      return create(
+          FloeError.IO.sqlState(),
+          "Cannot read or write file: " + unreadable.getMessage() + statement(failure),
+          failure);
+    }
+    IllegalArgumentException outOfRange = find(failure, IllegalArgumentException.class);
+    if (outOfRange != null
+        && DATETIME_FIELD.matcher(String.valueOf(outOfRange.getMessage())).lookingAt()) {
+      // Calcite's DateString and TimestampString refuse a field beyond its range (the year 99999).
+      return create(
+          FloeError.DATETIME_OVERFLOW.sqlState(),
+          FloeError.DATETIME_OVERFLOW.format(
+              "in " + statement(failure).replaceFirst("^ in: ", ""), outOfRange.getMessage()),
+          failure);
+    }
     Throwable arithmetic = find(failure, ArithmeticException.class);
+    if (arithmetic != null && isDivisionByZero(arithmetic.getMessage())) {
+      return create(
+          FloeError.DIVISION_BY_ZERO.sqlState(),
+          FloeError.DIVISION_BY_ZERO.format(arithmetic.getMessage() + statement(failure)),
+          failure);
+    }
     if (arithmetic != null) {
       return create(
           FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
@@ -241,7 +298,20 @@ public final class SqlErrors {
       return stateless((SQLException) failure);
     }
     String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    Error error = find(failure, Error.class);
+    if (error != null && !(failure instanceof Error)) {
+      message += " (" + error + ")";
+    }
     return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), failure);
+  }
+
+  /** Where a class was loaded from, for messages ("an unknown location" when it cannot tell). */
+  private static String jarOf(Class<?> type) {
+    try {
+      return String.valueOf(type.getProtectionDomain().getCodeSource().getLocation());
+    } catch (RuntimeException e) {
+      return "an unknown location";
+    }
   }
 
   /**
@@ -274,6 +344,15 @@ public final class SqlErrors {
       return create(FloeError.CLOSED.sqlState(), message, e);
     }
     return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), e);
+  }
+
+  /** Whether an ArithmeticException's message (Java's, BigDecimal's) says a divisor was zero. */
+  private static boolean isDivisionByZero(String message) {
+    return message != null
+        && (message.equals("/ by zero")
+            || message.startsWith("Division by zero")
+            || message.startsWith("Division undefined")
+            || message.equals("BigInteger divide by zero"));
   }
 
   /** Creates the SQLException subclass for a SQLState. */

@@ -95,6 +95,12 @@ final class AttackCase {
     return this;
   }
 
+  /** A further check once the input has run as expected (after a failure too). */
+  AttackCase check(Step check) {
+    this.check = check;
+    return this;
+  }
+
   /** Text that no message may contain (a secret). */
   AttackCase neverShows(String... text) {
     hidden.addAll(List.of(text));

@@ -106,6 +106,7 @@ class AttackCorpusTest {
     all.addAll(threads());
     all.addAll(damage());
     all.addAll(complexity());
+    all.addAll(HandsOffCases.all());
     return all;
   }
 

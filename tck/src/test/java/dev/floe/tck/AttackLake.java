@@ -53,6 +53,35 @@ final class AttackLake {
     }
   }
 
+  /** Runs statements on one new connection to another URL (a spelling, or properties). */
+  static void sqlAt(String url, String... statements) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    }
+  }
+
+  /** The rows of a query on a new connection to another URL. */
+  static List<String> rowsAt(String url, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      return rows(c, sql);
+    }
+  }
+
+  /**
+   * A symbolic link beside the lake, {@code <base>/lake-alias}, leading to it: a second spelling of
+   * the same lake.
+   */
+  Path alias() throws IOException {
+    Path alias = base.resolve("lake-alias");
+    if (!Files.isSymbolicLink(alias)) {
+      Files.createSymbolicLink(alias, root);
+    }
+    return alias;
+  }
+
   /** The rows of a query, each row's columns joined by {@code |}, read with getString. */
   List<String> rows(String sql) throws SQLException {
     try (Connection c = connect()) {

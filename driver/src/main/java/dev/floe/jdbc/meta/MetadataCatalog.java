@@ -275,7 +275,7 @@ final class MetadataCatalog {
   private static <T> T run(Step<T> step) throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter()) {
       return step.run();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }

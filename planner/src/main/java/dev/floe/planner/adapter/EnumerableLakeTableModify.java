@@ -96,11 +96,7 @@ public final class EnumerableLakeTableModify extends TableModify implements Enum
   private WritePlan writePlan() {
     List<WritePlan.SourceType> types = new ArrayList<>();
     for (RelDataTypeField field : getInput().getRowType().getFieldList()) {
-      types.add(
-          new WritePlan.SourceType(
-              field.getType().getSqlTypeName().name(),
-              field.getType().getSqlTypeName().allowsPrec() ? field.getType().getPrecision() : -1,
-              field.getType().getSqlTypeName().allowsScale() ? field.getType().getScale() : -1));
+      types.add(WritePlan.SourceType.of(field.getType()));
     }
     List<Integer> updateColumns = new ArrayList<>();
     if (getOperation() == Operation.UPDATE) {

@@ -112,21 +112,21 @@ public final class SqlNames {
         case INSERT:
           {
             SqlInsert insert = (SqlInsert) call;
-            from(insert.getTargetTable());
+            target(insert.getTargetTable(), "insert into");
             insert.getSource().accept(this);
             return null;
           }
         case DELETE:
           {
             SqlDelete delete = (SqlDelete) call;
-            from(delete.getTargetTable());
+            target(delete.getTargetTable(), "delete from");
             walk(delete.getCondition());
             return null;
           }
         case UPDATE:
           {
             SqlUpdate update = (SqlUpdate) call;
-            from(update.getTargetTable());
+            target(update.getTargetTable(), "update");
             walk(update.getSourceExpressionList());
             walk(update.getCondition());
             return null;
@@ -134,7 +134,7 @@ public final class SqlNames {
         case MERGE:
           {
             SqlMerge merge = (SqlMerge) call;
-            from(merge.getTargetTable());
+            target(merge.getTargetTable(), "merge into");
             SqlNode source = from(merge.getSourceTableRef());
             if (source != merge.getSourceTableRef()) {
               merge.setSourceTableRef(source);
@@ -231,10 +231,32 @@ public final class SqlNames {
       return node;
     }
 
-    private void qualify(SqlIdentifier identifier) {
-      if (identifier.isStar()
+    /**
+     * The table a statement changes: resolved as any table, but a metadata table there is refused
+     * (42809) before Calcite sees it.
+     */
+    private void target(SqlNode node, String action) {
+      if (node instanceof SqlIdentifier && isTableName((SqlIdentifier) node)) {
+        SqlIdentifier identifier = (SqlIdentifier) node;
+        List<String> path = names.table(currentSchema, parts(identifier));
+        if (path == null) {
+          names.checkNotMetadataTable(currentSchema, parts(identifier), action);
+          return;
+        }
+        qualify(identifier, path);
+        return;
+      }
+      from(node);
+    }
+
+    private boolean isTableName(SqlIdentifier identifier) {
+      return !(identifier.isStar()
           || identifier.names.contains("")
-          || identifier.names.size() == 1 && isWithName(identifier.getSimple())) {
+          || identifier.names.size() == 1 && isWithName(identifier.getSimple()));
+    }
+
+    private void qualify(SqlIdentifier identifier) {
+      if (!isTableName(identifier)) {
         return;
       }
       List<String> path = names.table(currentSchema, parts(identifier));
@@ -244,6 +266,11 @@ public final class SqlNames {
       if (path == null) {
         return;
       }
+      qualify(identifier, path);
+    }
+
+    /** Replaces a name by the exact folder path it resolved to, under the lake's mount. */
+    private void qualify(SqlIdentifier identifier, List<String> path) {
       List<String> qualified = new ArrayList<>();
       qualified.add(mount);
       qualified.addAll(path);

@@ -24,9 +24,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Calcite's implicit coercion of the values of an INSERT or UPDATE, with SQL's assignment rules: a
  * pair of types SQL never assigns (a number into a date) is refused here, at validation (42804,
  * naming the column and both types); the literals of VALUES are assigned to their columns by Floe's
- * assignment (22003 and 22007 naming the column); and a number into a DECIMAL column keeps its own
- * type, so that it is rounded half up to the column's scale, never cut. Every other value is cast
- * as Calcite does.
+ * assignment (22003 and 22007 naming the column); and a number into an INTEGER, BIGINT or DECIMAL
+ * column keeps its own type, so that the one assignment rounds it half up to the column's scale
+ * (never cuts it) and checks its range (never wraps it), as it does a parameter. Every other value
+ * is cast as Calcite does.
  */
 final class AssignmentCoercion extends TypeCoercionImpl {
   AssignmentCoercion(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -74,7 +75,7 @@ final class AssignmentCoercion extends TypeCoercionImpl {
     return source.getSqlTypeName() != SqlTypeName.NULL
         && !SqlTypeUtil.equalSansNullability(source, target)
         && SqlTypeUtil.isNumeric(source)
-        && target.getSqlTypeName() == SqlTypeName.DECIMAL;
+        && SqlTypeUtil.isExactNumeric(target);
   }
 
   /**

@@ -111,7 +111,11 @@ public class LakePrepare extends CalcitePrepareImpl {
     try {
       LakeSession session = query.sql == null ? null : lakeSession(context.getRootSchema());
       if (session == null) {
-        return prepareFresh(context, query, elementType, maxRowCount);
+        try {
+          return prepareFresh(context, query, elementType, maxRowCount);
+        } finally {
+          GuardedPlan.takeLast();
+        }
       }
       PlanCache cache = session.planCache();
       String key = planKey(query.sql, context.getDefaultSchemaPath(), elementType, maxRowCount);
@@ -129,8 +133,11 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       CalciteSignature<T> signature;
       PlanCache.Entry entry;
+      GuardedPlan guarded;
       try (PlanCache.Recording recording = PlanCache.record()) {
+        GuardedPlan.takeLast(); // forgets one a preparation without a session left
         signature = prepareFresh(context, query, elementType, maxRowCount);
+        guarded = GuardedPlan.takeLast();
         boolean keepable =
             signature.statementType == org.apache.calcite.avatica.Meta.StatementType.SELECT
                 || signature.statementType == org.apache.calcite.avatica.Meta.StatementType.IS_DML;
@@ -138,6 +145,15 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       if (entry != null) {
         cache.put(key, entry);
+        if (guarded != null) {
+          PlanCache.Entry made = entry;
+          // a plan whose compiled code cannot run is planned afresh next time
+          guarded.whenBroken(
+              () -> {
+                made.invalidate();
+                cache.remove(key, made);
+              });
+        }
       }
       PlanCache.used(entry);
       return signature;
@@ -399,7 +415,8 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
-      org.apache.calcite.rel.RelNode rel = TemporalAligner.align(OuterJoinRows.keep(root.rel));
+      org.apache.calcite.rel.RelNode rel =
+          CancelPoint.insert(TemporalAligner.align(OuterJoinRows.keep(root.rel)));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
@@ -411,7 +428,7 @@ public class LakePrepare extends CalcitePrepareImpl {
           return implementResult(root.withRel(rel), bindable);
         }
       }
-      return super.implement(root.withRel(rel));
+      return GuardedPlan.of(super.implement(root.withRel(rel)));
     }
 
     /**
@@ -587,6 +604,17 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
+  /** Refuses DATE and TIMESTAMP literals beyond the year 9999 ({@link DatetimeLiterals}). */
+  static final class DatetimeRangeCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
+    static final DatetimeRangeCheck INSTANCE = new DatetimeRangeCheck();
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlLiteral literal) {
+      dev.floe.planner.type.DatetimeLiterals.checkRange(literal);
+      return null;
+    }
+  }
+
   /**
    * Refuses (0A000) a window aggregate of distinct values ({@code COUNT(DISTINCT x) OVER (...)},
    * {@code SUM(DISTINCT x) OVER (...)}): Calcite's window runtime ignores DISTINCT there and would
@@ -668,6 +696,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       query.accept(SubMillisecondCheck.INSTANCE);
       query.accept(WindowDistinctCheck.INSTANCE);
+      query.accept(DatetimeRangeCheck.INSTANCE);
       if (needsValidation) {
         TimeTravel.rewrite(query);
       }

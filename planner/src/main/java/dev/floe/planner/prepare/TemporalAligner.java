@@ -33,9 +33,11 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Keeps timestamps and times exact through Calcite's Enumerable runtime.
@@ -459,6 +461,83 @@ final class TemporalAligner extends RexShuttle {
     }
   }
 
+  /**
+   * A cast of a ROW, ARRAY or MAP constructor to a nested type whose times or timestamps differ
+   * from the constructor's, as the constructor of the cast fields: Calcite's cast of a nested value
+   * keeps the values inside as they are, so a TIMESTAMP(0) held in milliseconds would be read as a
+   * TIMESTAMP(6) in microseconds. Null when the cast is not such a one.
+   */
+  private @Nullable RexNode castFields(RexNode operand, RelDataType target) {
+    if (!(operand instanceof RexCall)
+        || SqlTypeUtil.equalSansNullability(rex.getTypeFactory(), operand.getType(), target)
+        || !holdsTemporal(target)) {
+      return null;
+    }
+    RexCall constructor = (RexCall) operand;
+    List<RexNode> fields = new ArrayList<>();
+    switch (constructor.getKind()) {
+      case ROW:
+        if (!target.isStruct() || target.getFieldCount() != constructor.getOperands().size()) {
+          return null;
+        }
+        for (int i = 0; i < target.getFieldCount(); i++) {
+          fields.add(
+              castTo(constructor.getOperands().get(i), target.getFieldList().get(i).getType()));
+        }
+        break;
+      case ARRAY_VALUE_CONSTRUCTOR:
+        if (target.getComponentType() == null) {
+          return null;
+        }
+        for (RexNode element : constructor.getOperands()) {
+          fields.add(castTo(element, target.getComponentType()));
+        }
+        break;
+      case MAP_VALUE_CONSTRUCTOR:
+        if (target.getKeyType() == null || target.getValueType() == null) {
+          return null;
+        }
+        for (int i = 0; i < constructor.getOperands().size(); i++) {
+          fields.add(
+              castTo(
+                  constructor.getOperands().get(i),
+                  i % 2 == 0 ? target.getKeyType() : target.getValueType()));
+        }
+        break;
+      default:
+        return null;
+    }
+    return rex.makeCall(target, constructor.getOperator(), fields);
+  }
+
+  /** An operand cast to a type (aligned as any cast is), or the operand when it has that type. */
+  private RexNode castTo(RexNode operand, RelDataType type) {
+    if (operand.getType().equals(type)) {
+      return operand;
+    }
+    RexNode cast = rex.makeCast(type, operand, true, false);
+    if (cast instanceof RexLiteral) {
+      return cast.accept(this); // a literal cast at once: aligned as any literal is
+    }
+    return cast instanceof RexCall && cast.getKind() == SqlKind.CAST ? cast((RexCall) cast) : cast;
+  }
+
+  /** Whether a type is or holds a TIME or TIMESTAMP, at any depth. */
+  private static boolean holdsTemporal(RelDataType type) {
+    if (isTemporal(type)) {
+      return true;
+    }
+    if (type.isStruct()) {
+      return type.getFieldList().stream().anyMatch(f -> holdsTemporal(f.getType()));
+    }
+    if (type.getComponentType() != null && holdsTemporal(type.getComponentType())) {
+      return true;
+    }
+    return type.getKeyType() != null
+        && (holdsTemporal(type.getKeyType())
+            || (type.getValueType() != null && holdsTemporal(type.getValueType())));
+  }
+
   /** Comparisons: both sides in the finer unit. */
   private RexNode compare(RexCall call) {
     long finest = 0;
@@ -523,6 +602,10 @@ final class TemporalAligner extends RexShuttle {
     RexNode operand = call.getOperands().get(0);
     RelDataType source = operand.getType();
     RelDataType target = call.getType();
+    RexNode nested = castFields(operand, target);
+    if (nested != null) {
+      return nested;
+    }
     if (target.getSqlTypeName() == SqlTypeName.BINARY
         && SqlTypeName.BINARY_TYPES.contains(source.getSqlTypeName())) {
       // Calcite would cut a longer value to the length; a fixed-length column refuses it.

@@ -110,7 +110,8 @@ public final class FileScan {
    * @throws FloeException IO (58030) naming the file when it is not a readable Parquet file
    */
   public static MessageType footer(InputFile input, String location) {
-    try (ParquetFileReader reader = ParquetFileReader.open(new ParquetInput(input))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(ParquetCodecs.parquetInput(input))) {
+      ParquetCodecs.check(reader.getFooter(), location);
       return reader.getFooter().getFileMetaData().getSchema();
     } catch (IOException | RuntimeException e) {
       if (e instanceof FloeException) {
@@ -118,36 +119,6 @@ public final class FileScan {
       }
       throw FloeError.IO.error(
           e, location, "it is not a readable Parquet file: " + String.valueOf(e.getMessage()));
-    }
-  }
-
-  /** An Iceberg input file as Parquet's footer reader takes it. */
-  private static final class ParquetInput implements org.apache.parquet.io.InputFile {
-    private final InputFile file;
-
-    ParquetInput(InputFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public long getLength() {
-      return file.getLength();
-    }
-
-    @Override
-    public org.apache.parquet.io.SeekableInputStream newStream() {
-      org.apache.iceberg.io.SeekableInputStream stream = file.newStream();
-      return new org.apache.parquet.io.DelegatingSeekableInputStream(stream) {
-        @Override
-        public long getPos() throws IOException {
-          return stream.getPos();
-        }
-
-        @Override
-        public void seek(long newPos) throws IOException {
-          stream.seek(newPos);
-        }
-      };
     }
   }
 

@@ -3,6 +3,7 @@ package dev.floe.planner.scan;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableVersion;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.util.PropertyUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The scan runtime: plans the file tasks of the pinned snapshot (large files split at row groups),
@@ -414,10 +416,14 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     return isCurrent ? table.schema() : target.schema();
   }
 
-  /** Checks the statement's cancel flag and timeout. */
+  /**
+   * Checks the statement's cancellation (its {@code cancel()} and query timeout, counted from the
+   * call), and Calcite's cancel flag and timeout of the statement the scan runs in.
+   */
   static final class CancelCheck {
     private final AtomicBoolean flag;
     private final long deadlineNanos;
+    private final Cancellation statement = Cancellation.current();
 
     CancelCheck(DataContext root) {
       this.flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
@@ -433,8 +439,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       }
     }
 
-    /** Checks the cancel flag only: cheap enough for every row. */
+    /** Checks the cancel flags only: cheap enough for every row. */
     void checkFlag() {
+      statement.check();
       if (flag != null && flag.get()) {
         throw FloeError.CANCELLED.error("the statement was cancelled");
       }
@@ -752,7 +759,15 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       if (defect != null && !damaged(task.file(), io)) {
         return defect;
       }
+      FloeException unreadable = unreadable(task.file(), io);
+      if (unreadable != null) {
+        return unreadable;
+      }
       for (org.apache.iceberg.DeleteFile delete : task.deletes()) {
+        unreadable = unreadable(delete, io);
+        if (unreadable != null) {
+          return unreadable;
+        }
         if (mentions(e, delete.location()) || damaged(delete, io)) {
           String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
           return FloeError.IO.error(
@@ -765,6 +780,26 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         }
       }
       return translate(e, task.file().location());
+    }
+
+    /**
+     * The NOT_SUPPORTED error for a file Floe cannot read by design (another format than Parquet,
+     * or a codec Floe does not have), or null.
+     */
+    private static @Nullable FloeException unreadable(
+        org.apache.iceberg.ContentFile<?> file, org.apache.iceberg.io.FileIO io) {
+      if (file.format() == org.apache.iceberg.FileFormat.PUFFIN) {
+        return null; // a deletion vector
+      }
+      if (file.format() != org.apache.iceberg.FileFormat.PARQUET) {
+        return FloeError.NOT_SUPPORTED.error(
+            "reading "
+                + file.location()
+                + ": it is an "
+                + file.format()
+                + " file, and Floe reads Parquet data and delete files only");
+      }
+      return ParquetCodecs.diagnose(io.newInputFile(file.location()), file.location());
     }
 
     private static boolean mentions(Throwable e, String location) {

@@ -18,6 +18,15 @@ public interface ExternalFiles {
    */
   List<String> list(String pattern);
 
+  /**
+   * The local folder (or file) {@link #list} would search for a path or glob: the path itself, or
+   * the longest folder before a glob's first wildcard, absolute (a relative path is read from the
+   * lake root).
+   *
+   * @throws dev.floe.error.FloeException IO (58030) when it is no valid path
+   */
+  String searched(String pattern);
+
   /** Opens a file {@link #list} returned. */
   InputFile open(String location);
 }

@@ -107,6 +107,7 @@ public final class PlanCache {
     private final Object plan;
     private final List<Resolution> names;
     private final List<Shape> tables;
+    private volatile boolean invalid;
 
     private Entry(Object plan, List<Resolution> names, List<Shape> tables) {
       this.plan = plan;
@@ -119,12 +120,20 @@ public final class PlanCache {
       return plan;
     }
 
+    /** Marks the plan unusable (its compiled code cannot run): it is never valid again. */
+    public void invalidate() {
+      invalid = true;
+    }
+
     /**
-     * Whether the plan still fits the lake as the running statement sees it: every name resolves as
-     * it did, and every table read is the same table with the same schema, spec and sort order.
-     * Pins each table read, as running the plan would.
+     * Whether the plan still fits the lake as the running statement sees it: it was not
+     * invalidated, every name resolves as it did, and every table read is the same table with the
+     * same schema, spec and sort order. Pins each table read, as running the plan would.
      */
     public boolean valid(LakeSession session) {
+      if (invalid) {
+        return false;
+      }
       TableNames resolver = new TableNames(session.catalog());
       for (Resolution name : names) {
         if (!name.stillHolds(resolver)) {

@@ -25,7 +25,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>A new table or schema folder is named as written when quoted, in lower case otherwise. It
  *       is refused when a folder differing only in case exists beside it (42S01), inside a table's
  *       folder (42602), or when Floe could not find it again (42602): an empty name, control
- *       characters, a leading dot, a path separator, or more than {@link #MAX_LENGTH} characters.
+ *       characters, a leading dot, a path separator, or more than {@link #MAX_LENGTH} characters. A
+ *       new table is refused a name {@code <table>$<metadata table>} ({@link #METADATA_TABLES},
+ *       42602), and a name whose metadata table's name a table folder beside it bears.
+ *   <li>A name {@code <table>$<metadata table>} that no table folder bears is that metadata table
+ *       of the table, which is read-only: a statement changing it is 42809.
  * </ul>
  *
  * <p>Nothing is cached: every call lists the folders again, so other writers' tables show up at
@@ -58,6 +62,27 @@ public final class TableNames {
       return quoted ? '"' + text.replace("\"", "\"\"") + '"' : text;
     }
   }
+
+  /**
+   * The metadata tables every table has, by the name that follows {@code $} (README, "Metadata
+   * tables"): {@code orders$snapshots}. A table name {@code <table>$<one of these>} is reserved.
+   */
+  public static final List<String> METADATA_TABLES =
+      List.of(
+          "snapshots",
+          "history",
+          "files",
+          "manifests",
+          "partitions",
+          "refs",
+          "properties",
+          "metadata_log_entries",
+          "entries",
+          "all_manifests",
+          "all_files",
+          "all_entries",
+          "data_files",
+          "delete_files");
 
   private final LakeCatalog catalog;
 
@@ -94,6 +119,67 @@ public final class TableNames {
     List<String> found = findTable(currentSchema, name);
     PlanCache.resolved(currentSchema, name, found);
     return found;
+  }
+
+  /**
+   * The folder path of the existing table a statement changes (DML, ETL, DDL, procedures).
+   *
+   * @param action what the statement does, for messages ("truncate", "optimize")
+   * @throws dev.floe.error.FloeException TABLE_NOT_FOUND when there is none,
+   *     METADATA_TABLE_READ_ONLY (42809) when the name is one of a table's metadata tables,
+   *     AMBIGUOUS_NAME when an unquoted part matches case twins
+   */
+  public List<String> tableToChange(List<String> currentSchema, List<Part> name, String action) {
+    List<String> path = table(currentSchema, name);
+    if (path != null && catalog.tableExists(path)) {
+      return path;
+    }
+    checkNotMetadataTable(currentSchema, name, action);
+    throw FloeError.TABLE_NOT_FOUND.error(display(name));
+  }
+
+  /**
+   * Refuses a name that is no table but one of a table's metadata tables ({@code orders$files}), as
+   * the target of a statement that would change it.
+   *
+   * @throws dev.floe.error.FloeException METADATA_TABLE_READ_ONLY (42809)
+   */
+  public void checkNotMetadataTable(List<String> currentSchema, List<Part> name, String action) {
+    if (metadataTableOf(currentSchema, name) != null) {
+      throw FloeError.METADATA_TABLE_READ_ONLY.error(action, display(name));
+    }
+  }
+
+  /**
+   * The path of the table whose metadata table a name is ({@code orders$files}: {@code orders}),
+   * its table part resolved as any table name is; null when the name is no metadata table's: its
+   * last part is not {@code <table>$<metadata table>}, or no such table exists.
+   */
+  public @Nullable List<String> metadataTableOf(List<String> currentSchema, List<Part> name) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    Part last = name.get(name.size() - 1);
+    String table = metadataTableBase(last.text());
+    if (table == null) {
+      return null;
+    }
+    List<Part> parts = new ArrayList<>(name);
+    parts.set(parts.size() - 1, new Part(table, last.quoted()));
+    return table(currentSchema, parts);
+  }
+
+  /**
+   * The table part of a name {@code <table>$<metadata table>} (the metadata table's name in any
+   * case), or null when the name is not of that form.
+   */
+  public static @Nullable String metadataTableBase(String name) {
+    int dollar = name.lastIndexOf('$');
+    if (dollar <= 0 || dollar == name.length() - 1) {
+      return null;
+    }
+    String suffix = name.substring(dollar + 1).toLowerCase(Locale.ROOT);
+    return METADATA_TABLES.contains(suffix) ? name.substring(0, dollar) : null;
   }
 
   private @Nullable List<String> findTable(List<String> currentSchema, List<Part> name) {
@@ -164,7 +250,28 @@ public final class TableNames {
     }
     Part last = name.get(name.size() - 1);
     String folder = newFolderName(last);
+    String base = metadataTableBase(folder);
+    if (base != null) {
+      throw FloeError.INVALID_NAME.error(
+          describe(append(path, folder)),
+          "it is the name of a metadata table of the table "
+              + describe(append(path, base))
+              + " (README, \"Metadata tables\"); a name <table>$<metadata table> is reserved");
+    }
     List<String> taken = catalog.folderNames(path);
+    for (String existing : taken) {
+      String hidden = metadataTableBase(existing);
+      if (hidden != null
+          && hidden.equalsIgnoreCase(folder)
+          && catalog.tableExists(append(path, existing))) {
+        throw FloeError.INVALID_NAME.error(
+            describe(append(path, folder)),
+            "the table "
+                + describe(append(path, existing))
+                + " beside it, made by another tool, bears the name of one of its metadata tables"
+                + " and would hide it; drop or rename that table first");
+      }
+    }
     for (String existing : taken) {
       if (existing.equals(folder) && catalog.tableExists(append(path, existing))) {
         throw FloeError.TABLE_EXISTS.error(describe(append(path, existing)));

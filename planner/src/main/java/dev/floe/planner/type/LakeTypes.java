@@ -11,7 +11,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-/** Maps Iceberg types to SQL types, as the README's type table lays out. */
+/** Maps Iceberg types to SQL types and back, as the README's type table lays out. */
 public final class LakeTypes {
   private LakeTypes() {}
 
@@ -100,6 +100,98 @@ public final class LakeTypes {
       default:
         // variant, geometry, unknown: shown as text so the table stays usable.
         return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.VARCHAR), true);
+    }
+  }
+
+  /**
+   * The Iceberg type that holds every value of a SQL type exactly (the type CREATE TABLE AS SELECT
+   * gives a query's column), with field ids of 0 in nested types for the caller to assign; null for
+   * a type no Iceberg type holds (an interval, a bare NULL, a multiset).
+   */
+  public static Type icebergType(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case BOOLEAN:
+        return Types.BooleanType.get();
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+        return Types.IntegerType.get();
+      case BIGINT:
+        return Types.LongType.get();
+      case REAL:
+        return Types.FloatType.get();
+      case FLOAT:
+      case DOUBLE:
+        return Types.DoubleType.get();
+      case DECIMAL:
+        {
+          int precision = Math.min(38, Math.max(1, type.getPrecision()));
+          return Types.DecimalType.of(precision, Math.max(0, Math.min(precision, type.getScale())));
+        }
+      case DATE:
+        return Types.DateType.get();
+      case TIME:
+        return Types.TimeType.get();
+      case TIMESTAMP:
+        return type.getPrecision() > 6
+            ? Types.TimestampNanoType.withoutZone()
+            : Types.TimestampType.withoutZone();
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return type.getPrecision() > 6
+            ? Types.TimestampNanoType.withZone()
+            : Types.TimestampType.withZone();
+      case CHAR:
+      case VARCHAR:
+        return Types.StringType.get();
+      case BINARY:
+        return type.getPrecision() > 0
+            ? Types.FixedType.ofLength(type.getPrecision())
+            : Types.BinaryType.get();
+      case VARBINARY:
+        return Types.BinaryType.get();
+      case UUID:
+        return Types.UUIDType.get();
+      case ROW:
+        {
+          List<Types.NestedField> fields = new ArrayList<>();
+          for (org.apache.calcite.rel.type.RelDataTypeField field : type.getFieldList()) {
+            Type fieldType = icebergType(field.getType());
+            if (fieldType == null) {
+              return null;
+            }
+            fields.add(
+                field.getType().isNullable()
+                    ? Types.NestedField.optional(0, field.getName(), fieldType)
+                    : Types.NestedField.required(0, field.getName(), fieldType));
+          }
+          return Types.StructType.of(fields);
+        }
+      case ARRAY:
+        {
+          RelDataType element = type.getComponentType();
+          Type elementType = element == null ? null : icebergType(element);
+          if (elementType == null) {
+            return null;
+          }
+          return element.isNullable()
+              ? Types.ListType.ofOptional(0, elementType)
+              : Types.ListType.ofRequired(0, elementType);
+        }
+      case MAP:
+        {
+          RelDataType key = type.getKeyType();
+          RelDataType value = type.getValueType();
+          Type keyType = key == null ? null : icebergType(key);
+          Type valueType = value == null ? null : icebergType(value);
+          if (keyType == null || valueType == null) {
+            return null;
+          }
+          return value.isNullable()
+              ? Types.MapType.ofOptional(0, 0, keyType, valueType)
+              : Types.MapType.ofRequired(0, 0, keyType, valueType);
+        }
+      default:
+        return null;
     }
   }
 }

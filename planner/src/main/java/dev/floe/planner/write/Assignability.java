@@ -6,8 +6,9 @@ import java.util.Set;
 
 /**
  * Which SQL types a value may be assigned from, by standard SQL's rules for storing a value into a
- * column: numbers never become dates, times, timestamps or booleans, and booleans never become
- * numbers or datetimes, however the value arrives (literal, expression, parameter, batch). The same
+ * column: numbers never become dates, times, timestamps or booleans, booleans never become numbers
+ * or datetimes, datetimes never become numbers or booleans, and binary, UUID and nested values
+ * become none of those, however the value arrives (literal, expression, parameter, batch). The same
  * rule is applied when a statement is planned and again when each value is written. Types are named
  * as Calcite's {@code SqlTypeName} names them.
  */
@@ -23,6 +24,10 @@ public final class Assignability {
           "TIMESTAMP",
           "TIMESTAMP_WITH_LOCAL_TIME_ZONE",
           "TIMESTAMP_TZ");
+
+  /** Values that are neither numbers, text, datetimes nor booleans, and never become those. */
+  private static final Set<String> OPAQUE =
+      Set.of("BINARY", "VARBINARY", "UUID", "ROW", "ARRAY", "MAP", "MULTISET");
 
   private Assignability() {}
 
@@ -41,9 +46,12 @@ public final class Assignability {
     }
     String from = source.toUpperCase(Locale.ROOT);
     String to = target.toUpperCase(Locale.ROOT);
+    boolean scalar = NUMERIC.contains(to) || DATETIME.contains(to) || to.equals("BOOLEAN");
     boolean refused =
         (NUMERIC.contains(from) && (DATETIME.contains(to) || to.equals("BOOLEAN")))
-            || (from.equals("BOOLEAN") && (NUMERIC.contains(to) || DATETIME.contains(to)));
+            || (from.equals("BOOLEAN") && (NUMERIC.contains(to) || DATETIME.contains(to)))
+            || (DATETIME.contains(from) && (NUMERIC.contains(to) || to.equals("BOOLEAN")))
+            || (OPAQUE.contains(from) && scalar);
     if (refused) {
       throw FloeError.DATATYPE_MISMATCH.error(
           column,

@@ -1,5 +1,6 @@
 package dev.floe.planner.write;
 
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
@@ -29,7 +30,8 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * The DML runtime: turns the rows of an INSERT, DELETE or UPDATE into data and delete files and
- * stages one {@link TableChange} in the session. If anything fails, every file the statement wrote
+ * stages one {@link TableChange} in the session. Each row checks the statement's {@link
+ * Cancellation} first. If anything fails (a cancel or timeout too), every file the statement wrote
  * is deleted before the error propagates, so the table is left exactly as it was.
  */
 public final class LakeWrites {
@@ -115,10 +117,12 @@ public final class LakeWrites {
       Iterator<Object[]> rows,
       TableChange.Builder change) {
     RowAssigner assigner = new RowAssigner(table.schema(), plan.inputTypes());
+    Cancellation cancel = Cancellation.current();
     long count = 0;
     try (DataFileWriters<AssignedRow> writer =
         DataFileWriters.forRows(table, DataFileWriters.outputFiles(table, operationId))) {
       while (rows.hasNext()) {
+        cancel.check();
         writer.write(assigner.assign(rows.next()));
         count++;
       }
@@ -136,9 +140,11 @@ public final class LakeWrites {
   public static List<org.apache.iceberg.DataFile> writeRows(
       Table table, List<WritePlan.SourceType> types, Iterator<Object[]> rows, String operationId) {
     RowAssigner assigner = new RowAssigner(table.schema(), types);
+    Cancellation cancel = Cancellation.current();
     try (DataFileWriters<AssignedRow> writer =
         DataFileWriters.forRows(table, DataFileWriters.outputFiles(table, operationId))) {
       while (rows.hasNext()) {
+        cancel.check();
         writer.write(assigner.assign(rows.next()));
       }
       return writer.finish();
@@ -151,9 +157,11 @@ public final class LakeWrites {
    */
   public static List<org.apache.iceberg.DataFile> writeRecords(
       Table table, Iterator<org.apache.iceberg.data.Record> records, String operationId) {
+    Cancellation cancel = Cancellation.current();
     try (DataFileWriters<org.apache.iceberg.data.Record> writer =
         DataFileWriters.forRecords(table, DataFileWriters.outputFiles(table, operationId))) {
       while (records.hasNext()) {
+        cancel.check();
         writer.write(records.next());
       }
       return writer.finish();

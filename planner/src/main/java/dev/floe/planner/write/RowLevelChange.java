@@ -1,6 +1,7 @@
 package dev.floe.planner.write;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.spi.Cancellation;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import java.io.IOException;
@@ -75,8 +76,12 @@ final class RowLevelChange {
     DataFileWriters<AssignedRow> newRows = null;
     try {
       RowAssigner assigner = null;
+      List<MergeAssigner> clauses = new ArrayList<>();
+      int inputs = plan.inputTypes().size() - 3;
       if (merge) {
-        assigner = new RowAssigner(schema, plan.inputTypes().subList(0, columns));
+        for (WritePlan.MergeClause clause : plan.mergeClauses()) {
+          clauses.add(new MergeAssigner(schema, plan.inputTypes(), clause));
+        }
         newRows = DataFileWriters.forRows(table, outputFiles);
       } else if (update) {
         List<WritePlan.SourceType> sources = new ArrayList<>(plan.inputTypes().subList(0, columns));
@@ -86,16 +91,18 @@ final class RowLevelChange {
         assigner = new RowAssigner(schema, sources);
         newRows = DataFileWriters.forRows(table, outputFiles);
       }
+      Cancellation cancel = Cancellation.current();
       while (rows.hasNext()) {
+        cancel.check();
         Object[] row = rows.next();
         if (merge) {
-          int action = ((Number) row[columns]).intValue();
-          String file = (String) row[columns + 1];
-          if (action != WritePlan.MERGE_INSERT && file != null) {
-            deleted.computeIfAbsent(file, f -> new Positions()).add((Long) row[columns + 2]);
+          MergeAssigner clause = clauses.get(((Number) row[inputs]).intValue());
+          String file = (String) row[inputs + 1];
+          if (clause.action != WritePlan.MERGE_INSERT && file != null) {
+            deleted.computeIfAbsent(file, f -> new Positions()).add((Long) row[inputs + 2]);
           }
-          if (action != WritePlan.MERGE_DELETE) {
-            newRows.write(assigner.assign(row));
+          if (clause.action != WritePlan.MERGE_DELETE) {
+            newRows.write(clause.assign(row));
           }
           count++;
           continue;
@@ -334,7 +341,9 @@ final class RowLevelChange {
                         fileSchema ->
                             GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
                     .build())) {
+      Cancellation cancel = Cancellation.current();
       for (Record record : records) {
+        cancel.check();
         long pos = (Long) record.get(posIndex);
         if (Arrays.binarySearch(positions, pos) >= 0) {
           continue;
@@ -395,5 +404,37 @@ final class RowLevelChange {
   private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
     String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
     return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
+  }
+
+  /**
+   * The assignment of one MERGE clause: the input values it names, each assigned to its column from
+   * the SQL type of its own expression, as an INSERT or UPDATE assigns them.
+   */
+  private static final class MergeAssigner {
+    private final int action;
+    private final int[] inputs;
+    private final Object[] values;
+    private final RowAssigner assigner;
+
+    MergeAssigner(Schema schema, List<WritePlan.SourceType> types, WritePlan.MergeClause clause) {
+      this.action = clause.action();
+      int columns = schema.columns().size();
+      this.inputs = new int[columns];
+      this.values = new Object[columns];
+      List<WritePlan.SourceType> sources = new ArrayList<>();
+      for (int i = 0; i < columns; i++) {
+        int input = i < clause.columns().size() ? clause.columns().get(i) : -1;
+        inputs[i] = input;
+        sources.add(input < 0 ? null : types.get(input));
+      }
+      this.assigner = action == WritePlan.MERGE_DELETE ? null : new RowAssigner(schema, sources);
+    }
+
+    AssignedRow assign(Object[] row) {
+      for (int i = 0; i < inputs.length; i++) {
+        values[i] = inputs[i] < 0 ? null : row[inputs[i]];
+      }
+      return assigner.assign(values);
+    }
   }
 }

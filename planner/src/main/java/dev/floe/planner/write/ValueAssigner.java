@@ -44,8 +44,12 @@ final class ValueAssigner {
     this.children = new ArrayList<>();
     this.typeId = field.type().typeId();
     if (field.type().isStructType()) {
-      for (Types.NestedField child : field.type().asStructType().fields()) {
-        children.add(new ValueAssigner(column + "." + child.name(), child, null));
+      List<Types.NestedField> fields = field.type().asStructType().fields();
+      for (int i = 0; i < fields.size(); i++) {
+        Types.NestedField child = fields.get(i);
+        WritePlan.SourceType nested =
+            source == null || source == WritePlan.SourceType.JDBC ? null : source.child(i);
+        children.add(new ValueAssigner(column + "." + child.name(), child, nested));
       }
     }
     if (source != null && source != WritePlan.SourceType.JDBC) {
@@ -311,9 +315,7 @@ final class ValueAssigner {
           return d;
         }
       case STRING:
-        return value instanceof ByteString
-            ? ((ByteString) value).toBase64String()
-            : value.toString();
+        return text(value, from);
       case DATE:
         if (value instanceof LocalDate) {
           return value;
@@ -398,10 +400,21 @@ final class ValueAssigner {
         return ByteBuffer.wrap(bytes(value));
       case STRUCT:
         {
-          Object[] values = (Object[]) value;
+          Object[] values = value instanceof List ? ((List<?>) value).toArray() : (Object[]) value;
           Record record = GenericRecord.create(type.asStructType());
-          for (int i = 0; i < children.size() && i < values.length; i++) {
-            record.set(i, children.get(i).assign(values[i]));
+          List<Types.NestedField> fields = type.asStructType().fields();
+          boolean own = type == field.type();
+          for (int i = 0; i < fields.size() && i < values.length; i++) {
+            if (own) {
+              record.set(i, children.get(i).assign(values[i]));
+            } else if (values[i] == null) {
+              // a struct inside a list or map: its fields are assigned here
+              if (fields.get(i).isRequired()) {
+                throw FloeError.NULL_NOT_ALLOWED.error(column + "." + fields.get(i).name());
+              }
+            } else {
+              record.set(i, convert(fields.get(i).type(), values[i], nested(from, i)));
+            }
           }
           return record;
         }
@@ -413,7 +426,7 @@ final class ValueAssigner {
             if (item == null && !list.isElementOptional()) {
               throw FloeError.NULL_NOT_ALLOWED.error(column + ".element");
             }
-            result.add(item == null ? null : convert(list.elementType(), item, null));
+            result.add(item == null ? null : convert(list.elementType(), item, nested(from, 0)));
           }
           return result;
         }
@@ -427,14 +440,61 @@ final class ValueAssigner {
               throw FloeError.NULL_NOT_ALLOWED.error(column + ".value");
             }
             result.put(
-                convert(map.keyType(), e.getKey(), null),
-                v == null ? null : convert(map.valueType(), v, null));
+                convert(map.keyType(), e.getKey(), nested(from, 0)),
+                v == null ? null : convert(map.valueType(), v, nested(from, 1)));
           }
           return result;
         }
       default:
         throw FloeError.NOT_SUPPORTED.error("writing " + type + " column " + column);
     }
+  }
+
+  /**
+   * A value as text for a VARCHAR column: a value of a SQL type (not a JDBC parameter) reads as a
+   * cast to VARCHAR shows it, every digit of a time or timestamp kept; the days and microseconds
+   * Calcite's runtime holds datetimes in are never written as numbers.
+   */
+  private String text(Object value, WritePlan.SourceType from) {
+    String kind = from == null || from == WritePlan.SourceType.JDBC ? "" : from.typeName();
+    switch (kind) {
+      case "DATE":
+        if (value instanceof Integer) {
+          return LocalDate.ofEpochDay((Integer) value).toString();
+        }
+        break;
+      case "TIME":
+        if (value instanceof Integer || value instanceof Long) {
+          return TemporalValues.formatTime((LocalTime) convert(Types.TimeType.get(), value, from));
+        }
+        break;
+      case "TIMESTAMP":
+        if (value instanceof Long) {
+          return TemporalValues.format((Long) value, from.precision());
+        }
+        break;
+      case "TIMESTAMP_WITH_LOCAL_TIME_ZONE":
+        if (value instanceof Long) {
+          return TemporalValues.format((Long) value, from.precision()) + " UTC";
+        }
+        break;
+      case "BOOLEAN":
+        return value.toString().toUpperCase(java.util.Locale.ROOT);
+      case "BINARY":
+      case "VARBINARY":
+        if (value instanceof ByteString) {
+          return ((ByteString) value).toString();
+        }
+        break;
+      default:
+        break;
+    }
+    return value instanceof ByteString ? ((ByteString) value).toBase64String() : value.toString();
+  }
+
+  /** The SQL type of values nested in a value of a SQL type, when it is known. */
+  private static WritePlan.SourceType nested(WritePlan.SourceType from, int i) {
+    return from == null || from == WritePlan.SourceType.JDBC ? null : from.child(i);
   }
 
   private LocalDateTime timestamp(Object value, WritePlan.SourceType from) {

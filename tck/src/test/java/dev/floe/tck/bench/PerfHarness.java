@@ -50,13 +50,7 @@ public final class PerfHarness {
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     long insertRows = args.length > 2 ? Long.parseLong(args[2]) : Math.max(1, rows / 5);
     int firstRowRuns = args.length > 3 ? Integer.parseInt(args[3]) : runs;
-    Path jar =
-        Path.of(
-            Class.forName("dev.floe.FloeDriver")
-                .getProtectionDomain()
-                .getCodeSource()
-                .getLocation()
-                .toURI());
+    Path jar = dev.floe.tck.JarDriver.jar();
 
     Path root = Files.createTempDirectory("floe-perf");
     try {

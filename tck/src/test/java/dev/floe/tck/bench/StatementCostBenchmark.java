@@ -1,6 +1,6 @@
 package dev.floe.tck.bench;
 
-import dev.floe.planner.spi.PhaseTimes;
+import dev.floe.tck.JarDriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,6 +25,25 @@ import java.util.Map;
  */
 public final class StatementCostBenchmark {
   private StatementCostBenchmark() {}
+
+  // Floe's phase clock, reached in the driver jar's own class loader (the kit's class path holds no
+  // Floe class): PhaseTimes.collect() starts a recording, Recording.nanos() reads it.
+  private static final Class<?> PHASES;
+  private static final java.lang.reflect.Method COLLECT;
+  private static final java.lang.reflect.Method NANOS;
+
+  static {
+    try {
+      ClassLoader jar = JarDriver.loader();
+      Class<?> times = Class.forName("dev.floe.planner.spi.PhaseTimes", true, jar);
+      PHASES = Class.forName("dev.floe.planner.spi.PhaseTimes$Phase", true, jar);
+      COLLECT = times.getMethod("collect");
+      NANOS =
+          Class.forName("dev.floe.planner.spi.PhaseTimes$Recording", true, jar).getMethod("nanos");
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private record Query(String sql, long expectedRows, long expectedFirst) {}
 
@@ -65,16 +84,17 @@ public final class StatementCostBenchmark {
     BenchLake.deleteTree(root);
   }
 
+  @SuppressWarnings("unchecked")
   private static void measure(Connection c, Query query, boolean prepared, int runs)
       throws Exception {
     int warmup = Math.max(3, runs / 4);
     double[] totals = new double[runs];
-    long[] phases = new long[PhaseTimes.Phase.values().length];
+    long[] phases = new long[PHASES.getEnumConstants().length];
     try (PreparedStatement ps = prepared ? c.prepareStatement(query.sql()) : null) {
       for (int i = 0; i < warmup + runs; i++) {
         long start = System.nanoTime();
-        Map<PhaseTimes.Phase, Long> split;
-        try (PhaseTimes.Recording recording = PhaseTimes.collect()) {
+        Map<?, Long> split;
+        try (AutoCloseable recording = (AutoCloseable) COLLECT.invoke(null)) {
           if (prepared) {
             try (ResultSet rs = ps.executeQuery()) {
               check(query, rs);
@@ -85,13 +105,13 @@ public final class StatementCostBenchmark {
               check(query, rs);
             }
           }
-          split = recording.nanos();
+          split = (Map<?, Long>) NANOS.invoke(recording);
         }
         long total = System.nanoTime() - start;
         if (i >= warmup) {
           totals[i - warmup] = total / 1e6;
-          for (Map.Entry<PhaseTimes.Phase, Long> e : split.entrySet()) {
-            phases[e.getKey().ordinal()] += e.getValue();
+          for (Map.Entry<?, Long> e : split.entrySet()) {
+            phases[((Enum<?>) e.getKey()).ordinal()] += e.getValue();
           }
         }
       }

@@ -1,5 +1,6 @@
 package dev.floe.tck.write;
 
+import dev.floe.tck.JarDriver;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +32,7 @@ final class ChildJvm {
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-Dfile.encoding=UTF-8");
     command.add("-Dsun.jnu.encoding=UTF-8");
+    command.add("-D" + JarDriver.JAR_PROPERTY + "=" + JarDriver.jar());
     command.add("-cp");
     command.add(classPath());
     command.add(main.getName());

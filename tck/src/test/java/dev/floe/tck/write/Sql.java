@@ -73,6 +73,23 @@ final class Sql {
     return Rows.sorted(rows);
   }
 
+  /** Every row of a query, its columns read with getString and joined by a space ("null"). */
+  static List<String> lines(Connection c, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) {
+          values.add(String.valueOf(rs.getString(i)));
+        }
+        rows.add(String.join(" ", values));
+      }
+    }
+    return rows;
+  }
+
   /** The rows of a query on a fresh connection. */
   static List<List<Object>> rows(Path lake, String sql) throws SQLException {
     try (Connection c = connect(lake)) {

@@ -1,0 +1,52 @@
+package dev.floe.tck.write;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * A child-JVM program (run with a small heap): fills a table of 10⁵ rows, then runs a MERGE whose
+ * source is that table joined with itself (10¹⁰ rows), which cannot fit in the heap. Prints {@code
+ * failed SQLSTATE message} (or {@code succeeded}, or {@code escaped} for anything but an
+ * SQLException), then {@code rows N} read afterwards on the same connection.
+ *
+ * <p>Arguments: the lake's URL.
+ */
+public final class MemoryWorker {
+  private MemoryWorker() {}
+
+  public static void main(String[] args) throws Exception {
+    try (Connection c = DriverManager.getConnection(args[0]);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE cj (id BIGINT)");
+      s.execute("CREATE TABLE t (id BIGINT, v BIGINT)");
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO cj VALUES (?)")) {
+        for (int i = 0; i < 100_000; i++) {
+          p.setLong(1, i);
+          p.addBatch();
+        }
+        p.executeBatch();
+      }
+      s.execute("INSERT INTO t SELECT id, 0 FROM cj WHERE id < 10");
+      System.out.println("ready");
+      try {
+        s.execute(
+            "MERGE INTO t USING (SELECT a.id AS id, b.id AS v FROM cj a, cj b) s ON t.id = s.id"
+                + " WHEN MATCHED THEN UPDATE SET v = s.v"
+                + " WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)");
+        System.out.println("succeeded");
+      } catch (SQLException e) {
+        System.out.println("failed " + e.getSQLState() + " " + e.getMessage().lines().findFirst());
+      } catch (Throwable e) {
+        System.out.println("escaped " + e);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(v) FROM t")) {
+        rs.next();
+        System.out.println("rows " + rs.getLong(1) + " " + rs.getLong(2));
+      }
+    }
+  }
+}
