@@ -103,7 +103,7 @@ class ReadmeTest {
             .filter(line -> !line.isEmpty() && !line.startsWith("#"))
             .toList();
 
-    assertThat(firstCodeBlock("Tests")).isEqualTo("mvn -B verify");
+    assertThat(firstCodeBlock("Tests")).isEqualTo("./mvnw -B verify");
     assertThat(ci.get(ci.size() - 1)).isEqualTo(firstCodeBlock("Tests"));
   }
 
