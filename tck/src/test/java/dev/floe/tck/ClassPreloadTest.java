@@ -15,10 +15,10 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The list of classes the driver loads in the background while a first query starts (README,
- * "Performance"): it must name classes the shaded jar holds, under their relocated names, so that a
- * change of libraries or relocations cannot quietly turn it into a list of misses, and the driver
- * must load them inside a class loader of a host's own.
+ * The list of classes the driver loads in the background while a first query starts
+ * (docs/performance.md, "Time to the first row"): it must name classes the shaded jar holds, under
+ * their relocated names, so that a change of libraries or relocations cannot quietly turn it into a
+ * list of misses, and the driver must load them inside a class loader of a host's own.
  */
 class ClassPreloadTest {
   private static final String RESOURCE = "META-INF/floe/first-query-classes.txt";

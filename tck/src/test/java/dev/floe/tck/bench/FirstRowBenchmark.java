@@ -29,10 +29,10 @@ import java.util.zip.ZipFile;
  * children with the driver's class preloading turned off ({@code -Dfloe.preload=false}).
  *
  * <p>With {@code list <file>} instead of the runs, it writes the driver's list of classes to
- * preload (README, "Performance"): the classes one such child loads from the jar and from the JDK's
- * modules with preloading off, in the order it loads them, one package a line. Regenerate it into
- * {@code driver/src/main/resources/META-INF/floe/first-query-classes.txt} after changing what a
- * first query loads.
+ * preload (docs/performance.md, "Time to the first row"): the classes one such child loads from the
+ * jar and from the JDK's modules with preloading off, in the order it loads them, one package a
+ * line. Regenerate it into {@code driver/src/main/resources/META-INF/floe/first-query-classes.txt}
+ * after changing what a first query loads.
  */
 public final class FirstRowBenchmark {
   private FirstRowBenchmark() {}
