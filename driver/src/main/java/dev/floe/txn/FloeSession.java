@@ -455,6 +455,15 @@ public final class FloeSession implements BatchingSession {
       } catch (CommitStateUnknownException e) {
         tables.clear();
         throw FloeError.COMMIT_STATE_UNKNOWN.error(e, state.name(), e.getMessage());
+      } catch (Error e) {
+        // Publishing stopped part way (memory ran out, a class could not load): whether the new
+        // version became current is unknown, so its files are kept, as for an unknown commit.
+        for (TableState done : changed.subList(0, i)) {
+          cleanUpAfterPublish(done);
+        }
+        tables.clear();
+        throw FloeError.COMMIT_STATE_UNKNOWN.error(
+            e, state.name(), "publishing failed with " + e + "; its files are kept");
       } catch (RuntimeException e) {
         for (int j = i; j < changed.size(); j++) {
           discardPrepared(changed.get(j));

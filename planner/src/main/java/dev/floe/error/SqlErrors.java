@@ -78,6 +78,11 @@ public final class SqlErrors {
    * the driver jar HY000 naming the class, and any other HY000 naming the error.
    */
   public static SQLException toSql(Throwable failure) {
+    FloeException unknown = find(failure, FloeException.class);
+    if (unknown != null && unknown.sqlState().equals(FloeError.COMMIT_STATE_UNKNOWN.sqlState())) {
+      // whatever stopped a publish, the caller must first learn that its outcome is unknown
+      return create(unknown.sqlState(), unknown.getMessage(), failure);
+    }
     NoClassDefFoundError missing = find(failure, NoClassDefFoundError.class);
     if (missing != null
         && !String.valueOf(missing.getMessage()).startsWith("Could not initialize")) {
