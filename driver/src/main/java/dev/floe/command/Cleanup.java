@@ -30,10 +30,11 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 /**
  * Snapshot expiry, orphan-file removal and manifest rewriting on one table. Which files go is
  * decided by reachability: a file goes when no kept snapshot (nor, for orphans, any metadata
- * version or the version hint) refers to it. Only the files the table owns go (README, "The lake is
- * a sandbox"): under its own folder, and referenced by no other table of the lake; locations are
- * compared in their canonical spelling, so a file the metadata names through another spelling of
- * the lake is the same file. A dry run computes exactly the same set and deletes nothing.
+ * version or the version hint) refers to it. Only the files the table owns go (docs/safety.md, "The
+ * lake is a sandbox"): under its own folder, and referenced by no other table of the lake;
+ * locations are compared in their canonical spelling, so a file the metadata names through another
+ * spelling of the lake is the same file. A dry run computes exactly the same set and deletes
+ * nothing.
  */
 final class Cleanup {
 

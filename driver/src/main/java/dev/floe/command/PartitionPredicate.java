@@ -46,12 +46,12 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The {@code WHERE} clause of {@code optimize} (README, "Maintenance"): a predicate on partition
- * source columns, compared with literals, that selects whole partitions. It is translated into an
- * Iceberg expression and decided per partition through the partition transforms: a partition is
- * selected when the strict projection holds, skipped when the inclusive one fails, and a partition
- * that holds both matching and other rows refuses the statement, since compaction rewrites whole
- * partitions.
+ * The {@code WHERE} clause of {@code optimize} (docs/maintenance.md, "Maintenance"): a predicate on
+ * partition source columns, compared with literals, that selects whole partitions. It is translated
+ * into an Iceberg expression and decided per partition through the partition transforms: a
+ * partition is selected when the strict projection holds, skipped when the inclusive one fails, and
+ * a partition that holds both matching and other rows refuses the statement, since compaction
+ * rewrites whole partitions.
  */
 final class PartitionPredicate {
   private static final String FORMS =

@@ -122,10 +122,10 @@ class FloeStatement extends ForwardingStatement {
   }
 
   /**
-   * Runs one execution of this statement under a cancellation of its own (README, "Known limits"):
-   * its query timeout counts from now, {@link #cancel()} stops it, and for a query both keep
-   * applying while its result set is read. An {@code Error} (running out of memory, a class that
-   * cannot load) becomes the SQLException the catalog gives it, never escaping.
+   * Runs one execution of this statement under a cancellation of its own (docs/limits.md, "Known
+   * limits"): its query timeout counts from now, {@link #cancel()} stops it, and for a query both
+   * keep applying while its result set is read. An {@code Error} (running out of memory, a class
+   * that cannot load) becomes the SQLException the catalog gives it, never escaping.
    */
   final boolean cancellable(Execution execution) throws SQLException {
     Cancellation previous = running;

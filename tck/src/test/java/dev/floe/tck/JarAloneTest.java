@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * anywhere but the jar, even through the thread's context class loader.
  */
 class JarAloneTest {
-  /** 64 MiB: the jar's size budget (README, "Living in a host"). */
+  /** 64 MiB: the jar's size budget (docs/connecting.md, "Living in a host"). */
   private static final long MAX_JAR_BYTES = 64L * 1024 * 1024;
 
   private static final Pattern LOADED = Pattern.compile("\\[class,load\\] (\\S+) source: (.*)");
@@ -75,7 +75,9 @@ class JarAloneTest {
                 .limit(5)
                 .toList();
         assertThat(newer)
-            .as("driver classes compiled after %s was packaged: run mvn verify from the root", jar)
+            .as(
+                "driver classes compiled after %s was packaged: run ./mvnw verify from the root",
+                jar)
             .isEmpty();
       }
     }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The differential fuzzer's run in every build: a fixed seed and a few minutes' worth of histories.
- * The profile {@code fuzz} runs it long, with the seed and sizes of {@code -Dfuzz.*} (README,
- * Tests).
+ * The profile {@code fuzz} runs it long, with the seed and sizes of {@code -Dfuzz.*}
+ * (docs/testing.md, "Differential fuzzing").
  */
 class DifferentialFuzzTest {
   private static final Fuzzer.Config EVERY_BUILD =

@@ -353,7 +353,7 @@ final class QueryGenerator {
       fns.add("SUM");
       fns.add("AVG");
     }
-    // DuckDB orders UUIDs otherwise than Floe (README, Known limits).
+    // DuckDB orders UUIDs otherwise than Floe (docs/limits.md, "Known limits").
     if (!duck || t.orderedAlike()) {
       fns.add("MIN");
       fns.add("MAX");
@@ -474,7 +474,7 @@ final class QueryGenerator {
         break;
       case 2:
         {
-          // Floe refuses a window aggregate of DISTINCT values (README, Known limits).
+          // Floe refuses a window aggregate of DISTINCT values (docs/limits.md, "Known limits").
           Agg agg = aggregate(other, null, true);
           if (agg.distinct()) {
             agg = new Agg(agg.fn(), false, agg.arg(), agg.type());

@@ -465,7 +465,7 @@ final class Values {
     return (byte[]) value;
   }
 
-  /** A value read from Floe through the getter the README's type table names for its type. */
+  /** A value read from Floe through the getter of the type table (docs/sql.md, "Types"). */
   static Object readFloe(ResultSet rs, int column, ColumnType type) throws SQLException {
     Object value;
     switch (type.kind()) {
