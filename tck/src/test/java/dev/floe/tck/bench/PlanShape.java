@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * The joins of a plan as EXPLAIN prints it (one node a line, each input indented two spaces more
  * than its parent): {@code Hash/inner(Merge/semi(orders, lineitem), customer)}. A join is its
  * algorithm (Calcite's node name without {@code Enumerable} and {@code Join}) and join type; a scan
- * is its table's name; every other node is left out, its inputs taking its place.
+ * is its table's name; an aggregate is {@code Agg} ({@code Agg1} when it has no GROUP BY, so one
+ * row: a join with it needs no key, and is marked {@code [one row]}, not {@link #NO_KEY}); every
+ * other node is left out, its inputs taking its place.
  */
 public final class PlanShape {
   private static final Pattern NAME = Pattern.compile("^(\\s*)(\\w+)(\\((.*)\\))?\\s*$");
@@ -17,6 +19,9 @@ public final class PlanShape {
   private static final Pattern JOIN_TYPE = Pattern.compile("joinType=\\[(\\w+)\\]");
   private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](, |$)");
   private static final Pattern EQUALITY = Pattern.compile("(?<![<>!])=\\(");
+
+  /** The mark of a join without an equality between its inputs (a cross product). */
+  public static final String NO_KEY = "[no equi-key]";
 
   private record Node(int depth, String label, List<Node> inputs) {}
 
@@ -63,6 +68,9 @@ public final class PlanShape {
       String last = parts[parts.length - 1];
       return last.substring(last.lastIndexOf('/') + 1);
     }
+    if (name.contains("Aggregate")) {
+      return terms.contains("group=[{}]") ? "Agg1" : "Agg";
+    }
     if (name.contains("Join") || name.contains("Correlate")) {
       String algorithm = name.replace("Enumerable", "").replace("Logical", "").replace("Join", "");
       if (algorithm.isEmpty()) {
@@ -72,7 +80,7 @@ public final class PlanShape {
       String label = algorithm + "/" + (type.find() ? type.group(1) : "?");
       Matcher condition = CONDITION.matcher(terms);
       if (condition.find() && !EQUALITY.matcher(condition.group(1)).find()) {
-        label += "[no equi-key]";
+        label += NO_KEY;
       }
       return label;
     }
@@ -90,6 +98,10 @@ public final class PlanShape {
     if (inputs.isEmpty()) {
       return List.of(node.label());
     }
-    return List.of(node.label() + "(" + String.join(", ", inputs) + ")");
+    String label = node.label();
+    if (label.endsWith(NO_KEY) && inputs.stream().anyMatch(i -> i.startsWith("Agg1"))) {
+      label = label.substring(0, label.length() - NO_KEY.length()) + "[one row]";
+    }
+    return List.of(label + "(" + String.join(", ", inputs) + ")");
   }
 }
