@@ -29,12 +29,13 @@ import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Calcite's standard program ({@code Programs.standard()}, which {@code Prepare.optimize} runs),
- * phase for phase, with the rules of {@link DefaultRules}: sub-queries to correlates,
- * decorrelation, measures (only for a plan that has one), field trimming, OR conditions factored
- * ({@link OrFactoring}), the cost-based planner with Floe's estimates ({@link LakeMetadata}) (after
- * {@link JoinOrder} has ordered the joins of a query that joins many tables), then filters and
- * projects to calcs. Calcite's {@code Programs} builds every rule of {@code CoreRules} when first
- * touched; this program builds only the rules it runs.
+ * phase for phase, with the rules of {@link DefaultRules}: [NOT] EXISTS to semi- and anti-joins
+ * ({@link ExistsToSemiJoin}), other sub-queries to correlates, decorrelation, measures (only for a
+ * plan that has one), field trimming, OR conditions factored ({@link OrFactoring}), the cost-based
+ * planner with Floe's estimates ({@link LakeMetadata}) (after {@link JoinOrder} has ordered the
+ * joins of a query that joins many tables), then filters and projects to calcs. Calcite's {@code
+ * Programs} builds every rule of {@code CoreRules} when first touched; this program builds only the
+ * rules it runs.
  */
 final class StandardProgram implements Program {
   static final StandardProgram INSTANCE = new StandardProgram();
@@ -58,7 +59,7 @@ final class StandardProgram implements Program {
             .orElse(CalciteConnectionConfig.DEFAULT);
     rel.getCluster().setMetadataProvider(metadata);
     rel.getCluster().invalidateMetadataQuery();
-    RelNode plan = subQuery(config, rel, materializations, lattices);
+    RelNode plan = subQuery(config, ExistsToSemiJoin.apply(rel), materializations, lattices);
     plan = decorrelate(config, plan);
     if (containsMeasure(plan)) {
       plan = hep(MeasureRules.rules(), plan, materializations, lattices);
