@@ -169,7 +169,20 @@ public final class TableStatistics {
     }
   }
 
-  /** The fields that are keys: the single identifier field, or a first column named as a key. */
+  /**
+   * The field ids of a table's key: its identifier fields (a primary key of one or more columns),
+   * else its first column when named {@code id} or ending in {@code id} or {@code key}; empty when
+   * neither.
+   */
+  public static Set<Integer> key(Schema schema) {
+    Set<Integer> identifiers = schema.identifierFieldIds();
+    if (!identifiers.isEmpty()) {
+      return identifiers;
+    }
+    return keys(schema);
+  }
+
+  /** The fields that are keys alone: the single identifier field, or a first column so named. */
   private static Set<Integer> keys(Schema schema) {
     Set<Integer> identifiers = schema.identifierFieldIds();
     if (identifiers.size() == 1) {

@@ -1,11 +1,17 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.planner.adapter.EnumerableLakeScan;
+import dev.floe.planner.adapter.LakeTable;
 import dev.floe.planner.adapter.LakeTableScan;
+import dev.floe.planner.adapter.TableStatistics;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -16,6 +22,7 @@ import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -35,10 +42,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * of the side with fewer meets its matches on the other), times Calcite's guess for any condition
  * beside the equalities. So {@code customer ⋈ supplier ON c_nationkey = s_nationkey} (25 nations)
  * is estimated at 150,000 · 10,000 / 25 = 60 million rows at SF1, and the join order puts it after
- * the joins that narrow; a key joined with the other table's reference to it gives the referencing
- * side's rows. A column nothing tells about is assumed to repeat each value 10 times, so a
- * many-to-many join of unknown columns multiplies rows by 10 (never 1, as Calcite's guess for an
- * equality, 0.15 of the cross product, is far from in both directions).
+ * the joins that narrow. When one input's keys hold the whole key of its table (its identifier
+ * fields, such as partsupp's {@code (ps_partkey, ps_suppkey)}, or a first column named as a key),
+ * the join is a lookup: the other side's rows times the share of that table the input keeps ({@code
+ * lineitem ⋈ partsupp} keeps lineitem's 6 million rows; with a filtered {@code part}, a fraction of
+ * them). A column nothing tells about is assumed to repeat each value 10 times, so a many-to-many
+ * join of unknown columns multiplies rows by 10 (never 1, as Calcite's guess for an equality, 0.15
+ * of the cross product, is far from in both directions).
  *
  * <p><b>Costs</b> (Volcano compares only the row component). A hash join reads its probe side (the
  * left) once, builds a table of its right side (counted twice: it is held and hashed) and emits its
@@ -60,6 +70,8 @@ public final class LakeMetadata {
                   new ScanDistinct(), BuiltInMetadata.DistinctRowCount.Handler.class),
               ReflectiveRelMetadataProvider.reflectiveSource(
                   new Costs(), BuiltInMetadata.NonCumulativeCost.Handler.class),
+              ReflectiveRelMetadataProvider.reflectiveSource(
+                  new ScanOrigins(), BuiltInMetadata.ColumnOrigin.Handler.class),
               DefaultRelMetadataProvider.INSTANCE));
 
   private LakeMetadata() {}
@@ -89,9 +101,17 @@ public final class LakeMetadata {
       if (info.pairs().isEmpty()) {
         rows = left * right * RelMdUtil.guessSelectivity(join.getCondition());
       } else {
-        double leftDistinct = distinct(mq, join.getLeft(), info.leftSet(), left);
-        double rightDistinct = distinct(mq, join.getRight(), info.rightSet(), right);
-        rows = left * right / Math.max(1d, Math.max(leftDistinct, rightDistinct));
+        double rightKept = keptOfKey(mq, join.getRight(), info.rightSet());
+        double leftKept = keptOfKey(mq, join.getLeft(), info.leftSet());
+        if (rightKept >= 0) {
+          rows = left * rightKept; // each left row meets the one right row its key names
+        } else if (leftKept >= 0) {
+          rows = right * leftKept;
+        } else {
+          double leftDistinct = distinct(mq, join.getLeft(), info.leftSet(), left);
+          double rightDistinct = distinct(mq, join.getRight(), info.rightSet(), right);
+          rows = left * right / Math.max(1d, Math.max(leftDistinct, rightDistinct));
+        }
         if (!info.isEqui()) {
           RexNode rest = info.getRemaining(join.getCluster().getRexBuilder());
           rows *= RelMdUtil.guessSelectivity(rest);
@@ -106,11 +126,45 @@ public final class LakeMetadata {
       return Math.max(rows, 1d);
     }
 
+    /**
+     * When an input's join keys are all columns of one Floe table that hold its whole key (see
+     * {@code TableStatistics.key}), the share of that table's rows the input keeps (its rows over
+     * the table's, at most 1); -1 otherwise. A join on such keys is a lookup: each row of the other
+     * side meets at most one row of this one.
+     */
+    private static double keptOfKey(RelMetadataQuery mq, RelNode input, ImmutableBitSet keys) {
+      RelOptTable table = null;
+      Set<Integer> fieldIds = new HashSet<>();
+      for (int key : keys) {
+        RelColumnOrigin origin = mq.getColumnOrigin(input, key);
+        if (origin == null
+            || origin.isDerived()
+            || (table != null
+                && !table.getQualifiedName().equals(origin.getOriginTable().getQualifiedName()))) {
+          return -1;
+        }
+        table = origin.getOriginTable();
+        LakeTable lake = table.unwrap(LakeTable.class);
+        if (lake == null || origin.getOriginColumnOrdinal() >= lake.schema().columns().size()) {
+          return -1;
+        }
+        fieldIds.add(lake.schema().columns().get(origin.getOriginColumnOrdinal()).fieldId());
+      }
+      LakeTable lake = table == null ? null : table.unwrap(LakeTable.class);
+      if (lake == null) {
+        return -1;
+      }
+      Set<Integer> key = TableStatistics.key(lake.schema());
+      Double rows = mq.getRowCount(input);
+      double tableRows = table.getRowCount();
+      if (key.isEmpty() || !fieldIds.containsAll(key) || rows == null || tableRows <= 0) {
+        return -1;
+      }
+      return Math.min(1d, rows / tableRows);
+    }
+
     private static double distinct(
-        RelMetadataQuery mq,
-        org.apache.calcite.rel.RelNode input,
-        ImmutableBitSet keys,
-        double rows) {
+        RelMetadataQuery mq, RelNode input, ImmutableBitSet keys, double rows) {
       Double d = mq.getDistinctRowCount(input, keys, null);
       if (d == null || d.isNaN() || d <= 0) {
         return Math.max(1d, rows / UNKNOWN_REPEATS);
@@ -167,6 +221,36 @@ public final class LakeMetadata {
       domain = Math.min(domain, tableRows);
       Double selected = RelMdUtil.numDistinctVals(domain, Math.max(rows, 1d));
       return selected == null ? null : Math.max(1d, Math.min(selected, rows));
+    }
+  }
+
+  /**
+   * The table column each output column of a Floe scan reads. A Floe scan reads only the columns a
+   * query uses, so its output column {@code i} is the table's column {@code spec.columns()[i]}, not
+   * column {@code i} as Calcite assumes for a table scan (which made two different columns look
+   * like one, to join estimates and to the join order's self-join detection).
+   */
+  public static final class ScanOrigins implements MetadataHandler<BuiltInMetadata.ColumnOrigin> {
+    @Override
+    public MetadataDef<BuiltInMetadata.ColumnOrigin> getDef() {
+      return BuiltInMetadata.ColumnOrigin.DEF;
+    }
+
+    public @Nullable Set<RelColumnOrigin> getColumnOrigins(
+        LakeTableScan scan, RelMetadataQuery mq, int column) {
+      return origins(scan, column);
+    }
+
+    public @Nullable Set<RelColumnOrigin> getColumnOrigins(
+        EnumerableLakeScan scan, RelMetadataQuery mq, int column) {
+      return origins(scan.scan(), column);
+    }
+
+    private static @Nullable Set<RelColumnOrigin> origins(LakeTableScan scan, int column) {
+      if (scan.spec().aggregated() || column < 0 || column >= scan.spec().columns().size()) {
+        return null;
+      }
+      return Set.of(new RelColumnOrigin(scan.getTable(), scan.spec().columns().get(column), false));
     }
   }
 
