@@ -246,6 +246,10 @@ class StatementEndTest {
     assertThat(lines.stream().filter(l -> l.startsWith("failed")).findFirst())
         .as(worker.output())
         .hasValueSatisfying(l -> assertThat(l).startsWith("failed 53200").contains("memory"));
+    assertThat(lines.stream().filter(l -> l.startsWith("query")).findFirst())
+        .as(worker.output())
+        .hasValueSatisfying(l -> assertThat(l).startsWith("query failed 53200").contains("memory"));
+    assertThat(lines).as(worker.output()).contains("after query 100000");
     // nothing the MERGE wrote is left: one data file, from the INSERT
     assertThat(
             FolderListing.files(childLake.resolve("t")).stream()
