@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.command.Analyze;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.ExplainAnalyze;
@@ -166,7 +167,10 @@ class FloeStatement extends ForwardingStatement {
       SqlNode node;
       try {
         analyzed = known ? null : ExplainAnalyze.queryOf(sql);
-        node = known || analyzed != null || Etl.handles(sql) ? null : Ddl.parse(sql);
+        node =
+            known || analyzed != null || Etl.handles(sql) || Analyze.handles(sql)
+                ? null
+                : Ddl.parse(sql);
       } finally {
         PhaseTimes.restore(before);
       }
@@ -179,6 +183,10 @@ class FloeStatement extends ForwardingStatement {
       }
       if (Etl.handles(sql)) {
         updateCount = connection.etl().execute(sql);
+        return false;
+      }
+      if (Analyze.handles(sql)) {
+        updateCount = new Analyze(connection.commands()).execute(sql);
         return false;
       }
       if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
@@ -370,10 +378,11 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Etl.handles(sql)) {
+            if (Etl.handles(sql) || Analyze.handles(sql)) {
               throw SqlErrors.of(
                   FloeError.NOT_SUPPORTED,
-                  "TRUNCATE, INSERT OVERWRITE or MERGE in a batch; run it with Statement.execute: "
+                  "TRUNCATE, INSERT OVERWRITE, MERGE or ANALYZE in a batch; run it with"
+                      + " Statement.execute: "
                       + sql);
             }
             SqlNode node = Ddl.parse(sql);
