@@ -130,11 +130,7 @@ public final class RexToIceberg {
       case GREATER_THAN_OR_EQUAL:
         return comparison(call);
       case LIKE:
-        {
-          String prefix = likePrefix(call);
-          String name = column(call.getOperands().get(0));
-          return prefix == null || name == null ? null : Expressions.startsWith(name, prefix);
-        }
+        return prefixRange(call, false);
       default:
         return null;
     }
@@ -150,11 +146,7 @@ public final class RexToIceberg {
       return name == null ? null : Expressions.isNull(name);
     }
     if (operand.getKind() == SqlKind.LIKE) {
-      String prefix = likePrefix((RexCall) operand);
-      String name = column(((RexCall) operand).getOperands().get(0));
-      return prefix == null || name == null
-          ? null
-          : Expressions.and(Expressions.notNull(name), Expressions.notStartsWith(name, prefix));
+      return prefixRange((RexCall) operand, true);
     }
     if (operand instanceof RexInputRef && isBoolean(operand)) {
       String name = column(operand);
@@ -211,6 +203,40 @@ public final class RexToIceberg {
         return null;
     }
     return Expressions.and(Expressions.notNull(name), cmp);
+  }
+
+  /**
+   * {@code s LIKE 'p%'} (or its negation) as the range of strings that start with {@code p}: {@code
+   * s >= 'p' AND s < 'q'}, where {@code q} is {@code p} with its last character's code point one
+   * higher. Not Iceberg's startsWith: Iceberg's residual of a file's partition (1.12) dereferences
+   * a NULL partition value under startsWith and notStartsWith, so a prefix filter failed on any
+   * file of a NULL partition that the rest of the filter kept; comparisons take NULL partition
+   * values, and prune files, row groups and partitions (identity and truncate) alike. Pushed only
+   * when that character is below the surrogates, where Iceberg's string order (by code points) and
+   * Java's (by UTF-16 units) agree on every string.
+   */
+  private @Nullable Expression prefixRange(RexCall like, boolean negated) {
+    String prefix = likePrefix(like);
+    String name = column(like.getOperands().get(0));
+    if (prefix == null
+        || name == null
+        || schema.findField(name).type().typeId() != Type.TypeID.STRING) {
+      return null;
+    }
+    int last = prefix.codePointBefore(prefix.length());
+    if (last + 1 >= Character.MIN_SURROGATE) {
+      return null;
+    }
+    String above =
+        prefix.substring(0, prefix.length() - Character.charCount(last))
+            + new String(Character.toChars(last + 1));
+    Expression range =
+        negated
+            ? Expressions.or(
+                Expressions.lessThan(name, prefix), Expressions.greaterThanOrEqual(name, above))
+            : Expressions.and(
+                Expressions.greaterThanOrEqual(name, prefix), Expressions.lessThan(name, above));
+    return Expressions.and(Expressions.notNull(name), range);
   }
 
   private static @Nullable String likePrefix(RexCall like) {

@@ -214,14 +214,7 @@ public final class ColumnarScan implements Enumerator<Object> {
     }
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
-    List<FileScanTask> planned =
-        pinned
-            .plans()
-            .tasks(
-                target.snapshotId(),
-                spec.filter(),
-                false,
-                () -> LakeScan.plan(target, spec.filter(), false));
+    List<FileScanTask> planned = LakeScan.tasks(target, spec.filter(), false);
     TaskReader reader =
         new TaskReader(
             table.io(),

@@ -224,14 +224,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       return new ListEnumerator(List.of());
     }
     Table table = pinned.table();
-    List<FileScanTask> tasks =
-        pinned
-            .plans()
-            .tasks(
-                target.snapshotId(),
-                spec.filter(),
-                false,
-                () -> plan(target, spec.filter(), false));
+    List<FileScanTask> tasks = tasks(target, spec.filter(), false);
     TaskReader reader =
         new TaskReader(
             table.io(),
@@ -329,6 +322,22 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     public void close() {
       rows.close();
     }
+  }
+
+  /**
+   * The file tasks of a scan, planned once and kept in the connection's plan store for later
+   * statements on the same snapshot and schema of the table (see {@link #plan}).
+   */
+  static List<FileScanTask> tasks(Target target, Expression filter, boolean wholeFiles) {
+    PinnedTable pinned = target.pinned();
+    return pinned
+        .plans()
+        .tasks(
+            target.snapshotId(),
+            pinned.table().schema().schemaId(),
+            filter,
+            wholeFiles,
+            () -> plan(target, filter, wholeFiles));
   }
 
   /**

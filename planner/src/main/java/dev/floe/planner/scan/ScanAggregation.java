@@ -75,14 +75,7 @@ final class ScanAggregation {
     }
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
-    List<FileScanTask> files =
-        pinned
-            .plans()
-            .tasks(
-                target.snapshotId(),
-                spec.filter(),
-                true,
-                () -> LakeScan.plan(target, spec.filter(), true));
+    List<FileScanTask> files = LakeScan.tasks(target, spec.filter(), true);
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     long splitSize =
         PropertyUtil.propertyAsLong(

@@ -40,13 +40,20 @@ public final class ScanPlans {
    * The tasks of a scan, planned by {@code plan} the first time they are asked for.
    *
    * @param snapshotId the snapshot scanned
+   * @param schemaId the table's current schema: a task's partition spec, its partition values and
+   *     its residual are bound to it, and a change of a column's type makes a new schema, not a new
+   *     snapshot
    * @param filter the filter pushed into the scan (equal filters share their tasks)
    * @param wholeFiles whether tasks are whole files, not split at row groups
    * @param plan plans the tasks; its list is kept as it is and must not change afterwards
    */
   public List<FileScanTask> tasks(
-      long snapshotId, Expression filter, boolean wholeFiles, Supplier<List<FileScanTask>> plan) {
-    Key key = new Key(tableUuid, snapshotId, FilterKey.of(filter), wholeFiles);
+      long snapshotId,
+      int schemaId,
+      Expression filter,
+      boolean wholeFiles,
+      Supplier<List<FileScanTask>> plan) {
+    Key key = new Key(tableUuid, snapshotId, schemaId, FilterKey.of(filter), wholeFiles);
     List<FileScanTask> tasks = shared.get(key);
     if (tasks == null) {
       // Planned outside any lock: planning reads manifests and may fail.
@@ -89,9 +96,11 @@ public final class ScanPlans {
   }
 
   /**
-   * A scan's identity: the table, the snapshot, the pushed filter and whether files are kept whole.
+   * A scan's identity: the table, the snapshot, the table's schema, the pushed filter and whether
+   * files are kept whole.
    */
-  private record Key(String table, long snapshotId, Object filter, boolean wholeFiles) {}
+  private record Key(
+      String table, long snapshotId, int schemaId, Object filter, boolean wholeFiles) {}
 
   /**
    * A filter as a key: its canonical text when every part of it can be written exactly (column

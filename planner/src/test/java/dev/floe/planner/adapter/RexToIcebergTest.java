@@ -83,11 +83,20 @@ class RexToIcebergTest {
   }
 
   @Test
-  void likeWithAPlainPrefixBecomesStartsWithAndOtherPatternsStay() {
+  void likeWithAPlainPrefixBecomesTheRangeOfItsStringsAndOtherPatternsStay() {
     RexNode prefix = rex.makeCall(SqlStdOperatorTable.LIKE, field(1), rex.makeLiteral("ab%"));
-    assertThat(translator.split(prefix).pushed().toString()).contains("startsWith");
+    String pushed = translator.split(prefix).pushed().toString();
+    assertThat(pushed).contains(">= \"ab\"").contains("< \"ac\"").doesNotContain("startsWith");
+    RexNode not = rex.makeCall(SqlStdOperatorTable.NOT, prefix);
+    assertThat(translator.split(not).pushed().toString())
+        .contains("< \"ab\"")
+        .contains(">= \"ac\"")
+        .doesNotContain("startsWith");
     RexNode inner = rex.makeCall(SqlStdOperatorTable.LIKE, field(1), rex.makeLiteral("a_b%"));
     assertThat(translator.split(inner).remaining()).containsExactly(inner);
+    // The character after U+D7FF is a surrogate: that prefix stays above the scan.
+    RexNode high = rex.makeCall(SqlStdOperatorTable.LIKE, field(1), rex.makeLiteral("a\ud7ff%"));
+    assertThat(translator.split(high).remaining()).containsExactly(high);
   }
 
   @Test

@@ -30,47 +30,52 @@ class ScanPlansTest {
   void theSameScanIsPlannedOnceInAStatement() {
     Expression filter = Expressions.greaterThan("c", 100);
     for (int outerRow = 0; outerRow < 30; outerRow++) {
-      plans.tasks(7L, filter, false, plan);
+      plans.tasks(7L, 0, filter, false, plan);
     }
     assertThat(planned).hasValue(1);
   }
 
   @Test
-  void anotherSnapshotFilterOrSplittingIsAnotherScan() {
+  void anotherSnapshotSchemaFilterOrSplittingIsAnotherScan() {
     Expression filter = Expressions.greaterThan("c", 100);
-    plans.tasks(7L, filter, false, plan);
-    plans.tasks(8L, filter, false, plan);
-    plans.tasks(7L, filter, true, plan);
-    assertThat(planned).hasValue(3);
+    plans.tasks(7L, 0, filter, false, plan);
+    plans.tasks(8L, 0, filter, false, plan);
+    plans.tasks(7L, 0, filter, true, plan);
+    // A column's type changed: the same snapshot under a new schema.
+    plans.tasks(7L, 1, filter, false, plan);
+    assertThat(planned).hasValue(4);
   }
 
   @Test
   void equalFiltersShareTheirTasksAndFiltersThatDifferInAnyWayDoNot() {
-    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
-    plans.tasks(7L, Expressions.greaterThan("c", 100), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 100), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 100), false, plan);
     assertThat(planned).hasValue(1);
-    plans.tasks(7L, Expressions.greaterThan("c", 100L), false, plan); // another literal type
-    plans.tasks(7L, Expressions.greaterThan("c", 101), false, plan);
-    plans.tasks(7L, Expressions.greaterThanOrEqual("c", 100), false, plan);
-    plans.tasks(7L, Expressions.greaterThan("d", 100), false, plan);
-    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
-    plans.tasks(7L, Expressions.in("s", "a", "b"), false, plan);
-    plans.tasks(7L, Expressions.greaterThan("c", 0.1f), false, plan);
-    plans.tasks(7L, Expressions.greaterThan("c", 0.1d), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 100L), false, plan); // another literal type
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 101), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThanOrEqual("c", 100), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("d", 100), false, plan);
+    plans.tasks(7L, 0, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(7L, 0, Expressions.in("s", "a", "b"), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 0.1f), false, plan);
+    plans.tasks(7L, 0, Expressions.greaterThan("c", 0.1d), false, plan);
     plans.tasks(
         7L,
+        0,
         Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
         false,
         plan);
     plans.tasks(
         7L,
+        0,
         Expressions.or(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
         false,
         plan);
     assertThat(planned).hasValue(11);
-    plans.tasks(7L, Expressions.equal("s", "a\",\"b"), false, plan);
+    plans.tasks(7L, 0, Expressions.equal("s", "a\",\"b"), false, plan);
     plans.tasks(
         7L,
+        0,
         Expressions.and(Expressions.greaterThan("c", 100), Expressions.isNull("d")),
         false,
         plan);
@@ -80,12 +85,12 @@ class ScanPlansTest {
   @Test
   void plansOutliveTheStatementAndAnotherTableIsAnotherScan() {
     Expression filter = Expressions.alwaysTrue();
-    plans.tasks(7L, filter, false, plan);
+    plans.tasks(7L, 0, filter, false, plan);
     plans.clear();
-    plans.tasks(7L, filter, false, plan);
-    new ScanPlans("table-a", shared).tasks(7L, filter, false, plan);
+    plans.tasks(7L, 0, filter, false, plan);
+    new ScanPlans("table-a", shared).tasks(7L, 0, filter, false, plan);
     assertThat(planned).hasValue(1);
-    new ScanPlans("table-b", shared).tasks(7L, filter, false, plan);
+    new ScanPlans("table-b", shared).tasks(7L, 0, filter, false, plan);
     assertThat(planned).hasValue(2);
   }
 
@@ -100,14 +105,14 @@ class ScanPlansTest {
         };
     Expression a = Expressions.alwaysTrue();
     Expression b = Expressions.alwaysFalse();
-    table.tasks(1L, a, false, threeTasks);
-    table.tasks(2L, a, false, threeTasks); // 6 tasks > 5: snapshot 1 is let go
+    table.tasks(1L, 0, a, false, threeTasks);
+    table.tasks(2L, 0, a, false, threeTasks); // 6 tasks > 5: snapshot 1 is let go
     assertThat(small.size()).isEqualTo(1);
-    table.tasks(2L, a, false, threeTasks);
+    table.tasks(2L, 0, a, false, threeTasks);
     assertThat(planned).hasValue(2);
-    table.tasks(1L, a, false, threeTasks);
+    table.tasks(1L, 0, a, false, threeTasks);
     assertThat(planned).hasValue(3);
-    table.tasks(3L, b, false, () -> List.of());
+    table.tasks(3L, 0, b, false, () -> List.of());
     assertThat(small.size()).isEqualTo(2);
   }
 
@@ -158,13 +163,14 @@ class ScanPlansTest {
             () ->
                 plans.tasks(
                     7L,
+                    0,
                     filter,
                     false,
                     () -> {
                       throw new IllegalStateException("manifest unreadable");
                     }))
         .hasMessage("manifest unreadable");
-    List<FileScanTask> tasks = plans.tasks(7L, filter, false, plan);
+    List<FileScanTask> tasks = plans.tasks(7L, 0, filter, false, plan);
     assertThat(planned).hasValue(1);
     assertThatThrownBy(tasks::clear).isInstanceOf(UnsupportedOperationException.class);
   }
