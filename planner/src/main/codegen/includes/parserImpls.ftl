@@ -25,6 +25,25 @@ SqlIdentifier FloeName() :
 }
 
 /**
+ * A parenthesized list of column names, each keeping whether it was quoted (Calcite's
+ * ParenthesizedSimpleIdentifierList forgets it), for the one column resolver.
+ */
+SqlNodeList FloeNameList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+    SqlIdentifier id;
+}
+{
+    <LPAREN> { s = span(); }
+    id = FloeName() { list.add(id); }
+    ( <COMMA> id = FloeName() { list.add(id); } )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+/**
  * A name in Floe's DDL (a table, column or field name): any name, and also a reserved word written
  * without quotes (CREATE TABLE every (dec DECIMAL, "day" DATE)), as DDL has always accepted; such
  * a name must be quoted where a query uses it.
@@ -782,7 +801,7 @@ SqlNode FloeInsertOverwrite() :
         )*
         <RPAREN>
     ]
-    [ LOOKAHEAD(3) columns = ParenthesizedSimpleIdentifierList() ]
+    [ LOOKAHEAD(3) columns = FloeNameList() ]
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     {
         return new SqlInsertOverwrite(s.end(this), table, partitionColumns, partitionValues,
@@ -869,7 +888,7 @@ SqlMergeInto.Clause FloeMergeClause() :
             <STAR> { action = SqlMergeInto.Action.INSERT_ALL; }
         |
             { action = SqlMergeInto.Action.INSERT; }
-            [ LOOKAHEAD(2) columns = ParenthesizedSimpleIdentifierList() ]
+            [ LOOKAHEAD(2) columns = FloeNameList() ]
             (
                 <LPAREN> <VALUES> row = RowConstructor() <RPAREN>
             |

@@ -1,6 +1,8 @@
 package dev.floe.command;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.type.DatetimeLiterals;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -240,22 +241,8 @@ final class PartitionPredicate {
       throw FloeError.PROCEDURE.error(
           "optimize on " + name, "name the partition column " + given + " without a qualifier");
     }
-    Schema schema = table.schema();
-    Types.NestedField field;
-    if (identifier.isComponentQuoted(0)) {
-      field = schema.asStruct().field(given);
-    } else {
-      List<Types.NestedField> matches =
-          schema.columns().stream().filter(f -> f.name().equalsIgnoreCase(given)).toList();
-      if (matches.size() > 1) {
-        throw FloeError.AMBIGUOUS_NAME.error(
-            given, matches.stream().map(Types.NestedField::name).collect(Collectors.joining(", ")));
-      }
-      field = matches.isEmpty() ? null : matches.get(0);
-    }
-    if (field == null) {
-      throw FloeError.COLUMN_NOT_FOUND.error(given + " in table " + name);
-    }
+    Types.NestedField field =
+        ColumnNames.field(table.schema().columns(), SqlNames.part(identifier), "table " + name);
     columns.add(field.name());
     return field;
   }

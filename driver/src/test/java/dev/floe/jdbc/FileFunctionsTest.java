@@ -237,6 +237,36 @@ class FileFunctionsTest extends LakeFixture {
   }
 
   @Test
+  void csvHeaderCaseTwinsAndBlanksGetNamesNoOtherColumnBears() throws Exception {
+    Path file = csv(outside, "twins.csv", "column2,a,A,,column1_2,a", "1,2,3,4,5,6");
+    try (Connection c = connect();
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT * FROM read_csv('" + file + "')")) {
+      List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+        labels.add(rs.getMetaData().getColumnLabel(i));
+      }
+      assertThat(labels)
+          .containsExactly("column2", "a", "column2_2", "column3", "column1_2", "column5");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString("column2_2")).isEqualTo("3");
+    }
+  }
+
+  @Test
+  void aCsvColumnListNamingOneColumnTwiceInAnyCaseIs42S21() throws Exception {
+    Path file = csv(outside, "two.csv", "1,2");
+    try (Connection c = connect()) {
+      SQLException e =
+          failure(
+              c,
+              "SELECT * FROM read_csv('" + file + "', header => false, columns => 'x INT, X INT')");
+      assertThat(e.getSQLState()).isEqualTo("42S21");
+      assertThat(e.getMessage()).contains("\"X\"", "\"x\"", "read_csv columns");
+    }
+  }
+
+  @Test
   void readParquetTakesTheSchemaFromTheFooterAndLoadsWithCreateTableAs() throws Exception {
     plainParquet(outside.resolve("plain.parquet"));
     try (Connection c = connect()) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.ExternalFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,11 +24,9 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
@@ -177,7 +176,7 @@ public final class CsvFormat {
   /** A column list such as {@code id INT, name VARCHAR, amount DECIMAL(10, 2)}. */
   static Schema columns(String list) {
     List<Types.NestedField> fields = new ArrayList<>();
-    Set<String> names = new HashSet<>();
+    List<String> names = new ArrayList<>();
     int id = 1;
     for (String item : splitTopLevel(list)) {
       Matcher m = COLUMN.matcher(item);
@@ -187,9 +186,8 @@ public final class CsvFormat {
       }
       String name = m.group(1);
       name = name.startsWith("\"") ? name.substring(1, name.length() - 1) : name;
-      if (!names.add(name.toLowerCase(Locale.ROOT))) {
-        throw FloeError.VALIDATION.error("read_csv columns name " + name + " twice");
-      }
+      ColumnNames.checkNew(names, name, "read_csv columns");
+      names.add(name);
       Type type = type(m.group(2).trim().toUpperCase(Locale.ROOT), m.group(3), m.group(4));
       fields.add(Types.NestedField.optional(id++, name, type));
     }
@@ -284,14 +282,9 @@ public final class CsvFormat {
       throw FloeError.IO.error(location, "the file is empty: read_csv finds no columns in it");
     }
     List<Types.NestedField> fields = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (int i = 0; i < names.size(); i++) {
-      String name = names.get(i);
-      if (name.isEmpty() || !seen.add(name.toLowerCase(Locale.ROOT))) {
-        name = "column" + i;
-        seen.add(name);
-      }
-      fields.add(Types.NestedField.optional(i + 1, name, kinds.get(i).type()));
+    List<String> unique = ColumnNames.fromHeader(names);
+    for (int i = 0; i < unique.size(); i++) {
+      fields.add(Types.NestedField.optional(i + 1, unique.get(i), kinds.get(i).type()));
     }
     return new Schema(fields);
   }
