@@ -267,6 +267,78 @@ class FileFunctionsTest extends LakeFixture {
   }
 
   @Test
+  void aCsvColumnListNamesTypesAsCreateTableNamesThem() throws Exception {
+    Path file = csv(outside, "one.csv", "1");
+    List<String> names =
+        List.of(
+            "BOOLEAN",
+            "BOOL",
+            "TINYINT",
+            "INT",
+            "BIGINT",
+            "LONG",
+            "REAL",
+            "FLOAT",
+            "FLOAT(53)",
+            "DOUBLE PRECISION",
+            "DECIMAL",
+            "NUMERIC(10, 2)",
+            "DATE",
+            "TIMESTAMP",
+            "VARCHAR(5)",
+            "CHARACTER VARYING",
+            "STRING",
+            "TEXT");
+    try (Connection c = connect()) {
+      for (int i = 0; i < names.size(); i++) {
+        String type = names.get(i);
+        execute(c, "CREATE TABLE d" + i + " (c " + type + ")");
+        execute(
+            c,
+            "CREATE TABLE f"
+                + i
+                + " AS SELECT * FROM read_csv('"
+                + file
+                + "', header => false, columns => 'c "
+                + type
+                + "') WHERE FALSE");
+        assertThat(table("f" + i).schema().findField("c").type())
+            .as(type)
+            .isEqualTo(table("d" + i).schema().findField("c").type());
+      }
+      assertThat(table("d8").schema().findField("c").type()).isEqualTo(Types.DoubleType.get());
+      assertThat(table("d7").schema().findField("c").type()).isEqualTo(Types.FloatType.get());
+    }
+  }
+
+  @Test
+  void aCsvColumnListRefusesTypesItCannotHoldOrRead() throws Exception {
+    Path file = csv(outside, "one.csv", "1");
+    try (Connection c = connect()) {
+      for (String[] refused :
+          List.of(
+              new String[] {"DECIMAL(40, 2)", "out of range"},
+              new String[] {"DECIMAL(5, 7)", "out of range"},
+              new String[] {"DECIMAL(99999999999, 2)", "out of range"},
+              new String[] {"TIME", "cannot read type TIME"},
+              new String[] {"UUID", "cannot read type UUID"},
+              new String[] {"TIMESTAMP WITH LOCAL TIME ZONE", "cannot read type"},
+              new String[] {"NOSUCH", "unknown type NOSUCH"})) {
+        SQLException e =
+            failure(
+                c,
+                "SELECT * FROM read_csv('"
+                    + file
+                    + "', header => false, columns => 'c "
+                    + refused[0]
+                    + "')");
+        assertThat(e.getSQLState()).as(refused[0]).isEqualTo("42000");
+        assertThat(e.getMessage()).as(refused[0]).contains(refused[1]);
+      }
+    }
+  }
+
+  @Test
   void readParquetTakesTheSchemaFromTheFooterAndLoadsWithCreateTableAs() throws Exception {
     plainParquet(outside.resolve("plain.parquet"));
     try (Connection c = connect()) {

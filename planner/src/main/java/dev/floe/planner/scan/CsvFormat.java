@@ -8,6 +8,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.ExternalFiles;
+import dev.floe.planner.type.LakeTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
@@ -218,35 +220,41 @@ public final class CsvFormat {
     return items;
   }
 
+  /**
+   * A type of read_csv's column list, named as CREATE TABLE names it ({@link LakeTypes}); read_csv
+   * reads booleans, numbers, dates, timestamps without time zone (in microseconds) and text.
+   */
   private static Type type(String name, String precision, String scale) {
-    switch (name) {
-      case "BOOLEAN", "BOOL":
-        return Types.BooleanType.get();
-      case "TINYINT", "SMALLINT", "INT", "INTEGER":
-        return Types.IntegerType.get();
-      case "BIGINT", "LONG":
-        return Types.LongType.get();
-      case "REAL", "FLOAT":
-        return Types.FloatType.get();
-      case "DOUBLE", "DOUBLE PRECISION":
-        return Types.DoubleType.get();
-      case "DECIMAL", "NUMERIC":
-        return Types.DecimalType.of(
-            precision == null ? 38 : Integer.parseInt(precision),
-            scale == null ? 0 : Integer.parseInt(scale));
-      case "DATE":
-        return Types.DateType.get();
-      case "TIMESTAMP":
-        return Types.TimestampType.withoutZone();
-      case "VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER VARYING":
-        return Types.StringType.get();
-      default:
-        throw FloeError.VALIDATION.error(
-            "read_csv columns: unknown type "
-                + name
-                + " (BOOLEAN, INT, BIGINT, REAL, DOUBLE, DECIMAL(p, s), DATE, TIMESTAMP, VARCHAR)");
+    Type type = LakeTypes.icebergType(name, size(precision), size(scale));
+    if (type == null || !(type instanceof Types.DecimalType || READ.contains(type))) {
+      throw FloeError.VALIDATION.error(
+          "read_csv columns: "
+              + (type == null ? "unknown type " : "cannot read type ")
+              + name
+              + " (BOOLEAN, INT, BIGINT, REAL, DOUBLE, DECIMAL(p, s), DATE, TIMESTAMP, VARCHAR)");
     }
+    return type;
   }
+
+  /** A precision or scale as written (digits), or -1; one of more than nine digits is too large. */
+  private static int size(String digits) {
+    if (digits == null) {
+      return -1;
+    }
+    return digits.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+  }
+
+  /** The types other than DECIMAL that read_csv reads from text. */
+  private static final Set<Type> READ =
+      Set.of(
+          Types.BooleanType.get(),
+          Types.IntegerType.get(),
+          Types.LongType.get(),
+          Types.FloatType.get(),
+          Types.DoubleType.get(),
+          Types.DateType.get(),
+          Types.TimestampType.withoutZone(),
+          Types.StringType.get());
 
   /** The columns of the files: the column list, else the first file's header and sample. */
   Schema schema(ExternalFiles files, String location) {
