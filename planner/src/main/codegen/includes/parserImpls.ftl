@@ -25,6 +25,25 @@ SqlIdentifier FloeName() :
 }
 
 /**
+ * A parenthesized list of column names, each keeping whether it was quoted (Calcite's
+ * ParenthesizedSimpleIdentifierList forgets it), for the one column resolver.
+ */
+SqlNodeList FloeNameList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+    SqlIdentifier id;
+}
+{
+    <LPAREN> { s = span(); }
+    id = FloeName() { list.add(id); }
+    ( <COMMA> id = FloeName() { list.add(id); } )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+/**
  * A name in Floe's DDL (a table, column or field name): any name, and also a reserved word written
  * without quotes (CREATE TABLE every (dec DECIMAL, "day" DATE)), as DDL has always accepted; such
  * a name must be quoted where a query uses it.
@@ -118,11 +137,14 @@ SqlNode FloeSnapshot(SqlNode tableRef) :
     )
 }
 
-/** A column or table type: SQL's names, Spark's and Flink's, and nested ARRAY, MAP, ROW. */
+/**
+ * A column or table type: SQL's names, Spark's and Flink's, and nested ARRAY, MAP, ROW. The grammar
+ * reads the name, precision and scale; LakeTypes maps them, as it maps every SQL type.
+ */
 Type FloeType() :
 {
     int p = -1;
-    int q = 0;
+    int q = -1;
     boolean zone = false;
     final Type element;
     final Type value;
@@ -133,34 +155,32 @@ Type FloeType() :
 {
     { start = floeNextPos(); }
     (
-        <BOOLEAN> { return Types.BooleanType.get(); }
+        <BOOLEAN> { return floeType(start, "BOOLEAN", p, q); }
     |
-        ( <TINYINT> | <SMALLINT> | <INT> | <INTEGER> ) { return Types.IntegerType.get(); }
+        <TINYINT> { return floeType(start, "TINYINT", p, q); }
     |
-        <BIGINT> { return Types.LongType.get(); }
+        <SMALLINT> { return floeType(start, "SMALLINT", p, q); }
     |
-        <REAL> { return Types.FloatType.get(); }
+        ( <INT> | <INTEGER> ) { return floeType(start, "INTEGER", p, q); }
+    |
+        <BIGINT> { return floeType(start, "BIGINT", p, q); }
+    |
+        <REAL> { return floeType(start, "REAL", p, q); }
     |
         <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return p > 24 ? Types.DoubleType.get() : Types.FloatType.get();
+            return floeType(start, "FLOAT", p, q);
         }
     |
-        <DOUBLE> [ <PRECISION> ] { return Types.DoubleType.get(); }
+        <DOUBLE> [ <PRECISION> ] { return floeType(start, "DOUBLE", p, q); }
     |
-        ( <DECIMAL> | <NUMERIC> | <DEC> ) { p = 38; }
+        ( <DECIMAL> | <NUMERIC> | <DEC> )
         [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
-        {
-            if (p < 1 || p > 38 || q > p) {
-                throw floeError(start,
-                    "DECIMAL(" + p + ", " + q + ") is out of range: precision 1 to 38, scale 0 to precision");
-            }
-            return Types.DecimalType.of(p, q);
-        }
+        { return floeType(start, "DECIMAL", p, q); }
     |
-        <DATE> { return Types.DateType.get(); }
+        <DATE> { return floeType(start, "DATE", p, q); }
     |
         <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
-            return Types.TimeType.get();
+            return floeType(start, "TIME", p, q);
         }
     |
         <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
@@ -169,21 +189,23 @@ Type FloeType() :
         |
             <WITHOUT> <TIME> <ZONE>
         ]
-        { return floeTimestamp(p, zone); }
+        { return floeType(start, zone ? "TIMESTAMP WITH LOCAL TIME ZONE" : "TIMESTAMP", p, q); }
     |
         ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
         [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
-        { return Types.StringType.get(); }
+        { return floeType(start, "VARCHAR", p, q); }
     |
         <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return p < 0 ? Types.BinaryType.get() : Types.FixedType.ofLength(p);
+            return floeType(start, "BINARY", p, q);
         }
     |
-        <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] { return Types.BinaryType.get(); }
+        <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] {
+            return floeType(start, "VARBINARY", p, q);
+        }
     |
-        <BLOB> { return Types.BinaryType.get(); }
+        <BLOB> { return floeType(start, "BLOB", p, q); }
     |
-        <UUID> { return Types.UUIDType.get(); }
+        <UUID> { return floeType(start, "UUID", p, q); }
     |
         <ARRAY> <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
     |
@@ -200,55 +222,54 @@ Type FloeType() :
         )
         { return Types.StructType.of(fields); }
     |
-        name = FloeName() {
-            switch (name.getSimple().toLowerCase(Locale.ROOT)) {
-            case "bool":
-                return Types.BooleanType.get();
-            case "long":
-                return Types.LongType.get();
-            case "string":
-            case "text":
-                return Types.StringType.get();
-            case "uuid":
-                return Types.UUIDType.get();
-            case "bytes":
-            case "blob":
-                return Types.BinaryType.get();
-            case "timestamp_ltz":
-            case "timestamptz":
-                zone = true;
-                break;
-            case "timestamp_ntz":
-            case "fixed":
-            case "list":
-            case "struct":
-                break;
-            default:
-                throw floeError(name.getParserPosition(),
-                    "unknown type " + name.getSimple().toUpperCase(Locale.ROOT));
-            }
-        }
+        name = FloeName()
         (
-            LOOKAHEAD({ name.getSimple().equalsIgnoreCase("fixed") })
-            <LPAREN> p = UnsignedIntLiteral() <RPAREN> { return Types.FixedType.ofLength(p); }
-        |
             LOOKAHEAD({ name.getSimple().equalsIgnoreCase("list") })
             <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
         |
             LOOKAHEAD({ name.getSimple().equalsIgnoreCase("struct") })
             <LT> FloeStructFields(fields) <GT> { return Types.StructType.of(fields); }
         |
-            [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] { return floeTimestamp(p, zone); }
+            LOOKAHEAD({ floeTakesLength(name) })
+            [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
+            { return floeType(name.getParserPosition(), name.getSimple(), p, q); }
+        |
+            { return floeType(name.getParserPosition(), name.getSimple(), p, q); }
         )
     )
 }
 
-JAVACODE Type floeTimestamp(int precision, boolean zone)
+/** Whether a type named by a word (not a keyword) takes a length or precision: FIXED(n), TIMESTAMP_NTZ(p)... */
+JAVACODE boolean floeTakesLength(SqlIdentifier name)
 {
-    if (precision > 6) {
-        return zone ? Types.TimestampNanoType.withZone() : Types.TimestampNanoType.withoutZone();
+    switch (name.getSimple().toLowerCase(Locale.ROOT)) {
+    case "fixed":
+    case "timestamp_ntz":
+    case "timestamp_ltz":
+    case "timestamptz":
+        return true;
+    default:
+        return false;
     }
-    return zone ? Types.TimestampType.withZone() : Types.TimestampType.withoutZone();
+}
+
+/** The Iceberg type of a scalar SQL type, from the one mapping; an unknown name is an error here. */
+JAVACODE Type floeType(SqlParserPos pos, String name, int precision, int scale)
+{
+    if (name.equalsIgnoreCase("DECIMAL")) {
+        String problem = LakeTypes.decimalProblem(precision < 0 ? 38 : precision, Math.max(0, scale));
+        if (problem != null) {
+            throw floeError(pos, problem);
+        }
+    }
+    if (name.equalsIgnoreCase("FIXED") && precision <= 0) {
+        throw floeError(pos, "FIXED needs a length of at least 1: FIXED(16)");
+    }
+    Type type = LakeTypes.icebergType(name, precision, scale);
+    if (type == null) {
+        throw floeError(pos, "unknown type " + name.toUpperCase(Locale.ROOT));
+    }
+    return type;
 }
 
 /** A nested field's name: unquoted names are lower-cased, as table columns are when created. */
@@ -782,7 +803,7 @@ SqlNode FloeInsertOverwrite() :
         )*
         <RPAREN>
     ]
-    [ LOOKAHEAD(3) columns = ParenthesizedSimpleIdentifierList() ]
+    [ LOOKAHEAD(3) columns = FloeNameList() ]
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     {
         return new SqlInsertOverwrite(s.end(this), table, partitionColumns, partitionValues,
@@ -869,7 +890,7 @@ SqlMergeInto.Clause FloeMergeClause() :
             <STAR> { action = SqlMergeInto.Action.INSERT_ALL; }
         |
             { action = SqlMergeInto.Action.INSERT; }
-            [ LOOKAHEAD(2) columns = ParenthesizedSimpleIdentifierList() ]
+            [ LOOKAHEAD(2) columns = FloeNameList() ]
             (
                 <LPAREN> <VALUES> row = RowConstructor() <RPAREN>
             |

@@ -3,6 +3,7 @@ package dev.floe.command;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.error.SqlErrors;
+import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.FloeStatementNode;
@@ -15,6 +16,7 @@ import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlShow;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.type.LakeTypes;
@@ -30,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
@@ -193,7 +194,7 @@ public final class Ddl {
     properties.putAll(create.properties);
     checkFormatVersion(properties);
     if (create.query == null) {
-      Schema schema = schema(columns(create.columns), create.primaryKey);
+      Schema schema = schema(columns(create.columns), create.primaryKey, path);
       Transaction txn =
           catalog()
               .newCreateTableTransaction(
@@ -233,7 +234,7 @@ public final class Ddl {
                 .newReplaceTableTransaction(
                     path, current, schema, spec(path, schema, create.partitioning), properties);
     if (create.query == null) {
-      factory.begin(schema(columns(create.columns), create.primaryKey)).commitTransaction();
+      factory.begin(schema(columns(create.columns), create.primaryKey, path)).commitTransaction();
       return 0;
     }
     ReplaceFactory asSelect =
@@ -318,7 +319,7 @@ public final class Ddl {
         }
         columns = columns(create.columns);
       }
-      Transaction txn = factory.begin(schema(columns, create.primaryKey));
+      Transaction txn = factory.begin(schema(columns, create.primaryKey, path));
       Table table = txn.table();
       String operationId = UUID.randomUUID().toString();
       AtomicInteger rows = new AtomicInteger();
@@ -348,7 +349,7 @@ public final class Ddl {
   private void drop(SqlDropLakeTable drop) throws SQLException {
     List<String> path = existingPath(drop.name);
     if (path == null || !catalog().tableExists(path)) {
-      names().checkNotMetadataTable(connection.schemaPath(), parts(drop.name), "drop");
+      names().checkNotMetadataTable(connection.schemaPath(), SqlNames.parts(drop.name), "drop");
       if (drop.ifExists) {
         return;
       }
@@ -397,7 +398,8 @@ public final class Ddl {
   }
 
   private void alter(SqlAlterLakeTable alter) throws SQLException {
-    List<String> path = names().tableToChange(connection.schemaPath(), parts(alter.name), "alter");
+    List<String> path =
+        names().tableToChange(connection.schemaPath(), SqlNames.parts(alter.name), "alter");
     checkNoPendingChange(path, "alter");
     Table table = catalog().loadTable(path);
     UpdateSchema update = table.updateSchema();
@@ -413,25 +415,30 @@ public final class Ddl {
                   FloeError.NOT_SUPPORTED,
                   "adding a NOT NULL column to an existing table: its old rows have no value");
             }
-            if (table.schema().caseInsensitiveFindField(column.name()) != null) {
-              throw SqlErrors.of(FloeError.COLUMN_EXISTS, column.name() + " in " + table.name());
-            }
+            ColumnNames.checkNew(columns(table), column.name(), table.name());
             update.addColumn(column.name(), type, column.comment());
             break;
           }
         case DROP_COLUMN:
-          update.deleteColumn(column(table, name(alter.target)));
+          update.deleteColumn(column(table, alter.target));
           break;
         case RENAME_COLUMN:
-          update.renameColumn(column(table, name(alter.target)), name(alter.newName));
-          break;
+          {
+            String renamed = column(table, alter.target);
+            String newName = name(alter.newName);
+            List<String> others = new ArrayList<>(columns(table));
+            others.remove(renamed);
+            ColumnNames.checkNew(others, newName, table.name());
+            update.renameColumn(renamed, newName);
+            break;
+          }
         default:
           {
             Type type = alter.type;
             if (!type.isPrimitiveType()) {
               throw SqlErrors.of(FloeError.NOT_SUPPORTED, "changing a column to a nested type");
             }
-            update.updateColumn(column(table, name(alter.target)), type.asPrimitiveType());
+            update.updateColumn(column(table, alter.target), type.asPrimitiveType());
           }
       }
       update.commit();
@@ -443,15 +450,13 @@ public final class Ddl {
     }
   }
 
-  private static String column(Table table, String name) throws SQLException {
-    if (table.schema().findField(name) != null) {
-      return name;
-    }
-    Types.NestedField field = table.schema().caseInsensitiveFindField(name);
-    if (field == null) {
-      throw SqlErrors.of(FloeError.COLUMN_NOT_FOUND, name + " in " + table.name());
-    }
-    return field.name();
+  /** The column of a table a name denotes, resolved by the one column resolver. */
+  private static String column(Table table, SqlIdentifier name) {
+    return ColumnNames.resolve(columns(table), SqlNames.part(name), table.name());
+  }
+
+  private static List<String> columns(Table table) {
+    return ColumnNames.names(table.schema().columns());
   }
 
   private void checkNoPendingChange(List<String> path, String verb) throws SQLException {
@@ -466,7 +471,10 @@ public final class Ddl {
   /** A column to create: its name as stored, its type, whether it is required, its comment. */
   private record Column(String name, Type type, boolean required, String comment) {}
 
-  /** A column definition as Floe creates it: an unquoted name in lower case. */
+  /**
+   * A column definition as Floe creates it: a quoted name as written, an unquoted one in lower
+   * case.
+   */
   private static Column column(ColumnDef def) {
     return new Column(
         name(def.name()), def.type(), def.notNull() || def.primaryKey(), def.comment());
@@ -480,42 +488,32 @@ public final class Ddl {
     return columns;
   }
 
-  /** A column name as written: quoted exactly, unquoted in lower case. */
+  /** The name a new column gets: quoted as written, unquoted in lower case. */
   private static String name(SqlIdentifier id) {
-    String name = id.getSimple();
-    return id.isComponentQuoted(0) ? name : name.toLowerCase(Locale.ROOT);
+    return ColumnNames.newName(SqlNames.part(id));
   }
 
   /**
    * A schema from column definitions, with fresh field ids; the PRIMARY KEY columns are its
    * identifier fields, and so required.
    */
-  private static Schema schema(List<Column> columns, List<SqlIdentifier> primaryKey) {
+  private static Schema schema(
+      List<Column> columns, List<SqlIdentifier> primaryKey, List<String> path) {
+    String table = String.join(".", path);
+    List<String> names = new ArrayList<>();
+    for (Column column : columns) {
+      ColumnNames.checkNew(names, column.name(), table);
+      names.add(column.name());
+    }
     List<String> key = new ArrayList<>();
     for (SqlIdentifier id : primaryKey) {
-      String name = null;
-      for (Column column : columns) {
-        if (column.name().equals(name(id))
-            || (!id.isComponentQuoted(0) && column.name().equalsIgnoreCase(id.getSimple()))) {
-          name = column.name();
-        }
-      }
-      if (name == null) {
-        throw FloeError.COLUMN_NOT_FOUND.error(id.getSimple() + " in PRIMARY KEY");
-      }
+      String name = ColumnNames.resolve(names, SqlNames.part(id), table + " (PRIMARY KEY)");
       if (!key.contains(name)) {
         key.add(name);
       }
     }
     List<Types.NestedField> fields = new ArrayList<>();
-    java.util.Set<String> names = new java.util.HashSet<>();
     for (Column column : columns) {
-      if (!names.add(column.name().toLowerCase(Locale.ROOT))) {
-        throw FloeError.COLUMN_EXISTS.error(
-            column.name()
-                + " (column names are matched ignoring case, so each must differ in"
-                + " more than case)");
-      }
       boolean required = column.required() || key.contains(column.name());
       if (key.contains(column.name()) && !column.type().isPrimitiveType()) {
         throw FloeError.NOT_SUPPORTED.error(
@@ -549,25 +547,27 @@ public final class Ddl {
 
   /** The partition spec of a new table; a transform its column cannot take is 42000. */
   private static PartitionSpec spec(List<String> path, Schema schema, List<PartitionField> fields) {
+    List<String> names = ColumnNames.names(schema.columns());
+    String table = String.join(".", path) + " (PARTITIONED BY)";
+    List<String> columns = new ArrayList<>();
+    for (PartitionField field : fields) {
+      columns.add(ColumnNames.resolve(names, SqlNames.part(field.column()), table));
+    }
     try {
-      return spec(schema, fields);
+      return spec(schema, fields, columns);
     } catch (ValidationException | IllegalArgumentException e) {
       throw FloeError.VALIDATION.error(
           e, "Cannot partition table " + String.join(".", path) + ": " + e.getMessage());
     }
   }
 
-  private static PartitionSpec spec(Schema schema, List<PartitionField> fields) {
+  /** A spec of partition fields, each on the column resolved for it. */
+  private static PartitionSpec spec(
+      Schema schema, List<PartitionField> fields, List<String> columns) {
     PartitionSpec.Builder builder = PartitionSpec.builderFor(schema);
-    for (PartitionField field : fields) {
-      String column = name(field.column());
-      if (schema.findField(column) == null) {
-        Types.NestedField match = schema.caseInsensitiveFindField(column);
-        if (match == null) {
-          throw FloeError.COLUMN_NOT_FOUND.error(column + " in PARTITIONED BY");
-        }
-        column = match.name();
-      }
+    for (int i = 0; i < fields.size(); i++) {
+      PartitionField field = fields.get(i);
+      String column = columns.get(i);
       switch (field.transform()) {
         case "identity":
           builder.identity(column);
@@ -603,12 +603,12 @@ public final class Ddl {
    * the connection's current schema.
    */
   private List<String> newTablePath(SqlIdentifier name) throws SQLException {
-    return names().newTable(connection.schemaPath(), parts(name));
+    return names().newTable(connection.schemaPath(), SqlNames.parts(name));
   }
 
   /** The path of an existing table, or null, resolved as every statement resolves it. */
   private List<String> existingPath(SqlIdentifier name) throws SQLException {
-    return names().table(connection.schemaPath(), parts(name));
+    return names().table(connection.schemaPath(), SqlNames.parts(name));
   }
 
   /** The folders of a path that do not exist yet, deepest first: what a failed CTAS removes. */
@@ -628,18 +628,9 @@ public final class Ddl {
     return new TableNames(session().catalog());
   }
 
-  /** The parts of a name as written, for the resolver. */
-  static List<TableNames.Part> parts(SqlIdentifier name) {
-    List<TableNames.Part> parts = new ArrayList<>();
-    for (int i = 0; i < name.names.size(); i++) {
-      parts.add(new TableNames.Part(name.names.get(i), name.isComponentQuoted(i)));
-    }
-    return parts;
-  }
-
   /** A name as written, for messages. */
   static String display(SqlIdentifier name) {
-    return TableNames.display(parts(name));
+    return TableNames.display(SqlNames.parts(name));
   }
 
   /** A query's rows in Calcite's runtime forms, for the one assignment, counted as they go. */

@@ -7,6 +7,7 @@ import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableChange;
 import dev.floe.planner.spi.TableNames;
@@ -283,14 +284,8 @@ public final class Etl {
   /** A column of a PARTITION clause: it must be partitioned by identity in the current spec. */
   private static Types.NestedField identityPartitionColumn(
       Table table, SqlIdentifier column, String name) {
-    String written = column.getSimple();
     Types.NestedField field =
-        column.isComponentQuoted(0)
-            ? table.schema().findField(written)
-            : table.schema().caseInsensitiveFindField(written);
-    if (field == null) {
-      throw FloeError.COLUMN_NOT_FOUND.error(written + " in " + name);
-    }
+        ColumnNames.field(table.schema().columns(), SqlNames.part(column), name);
     for (PartitionField partition : table.spec().fields()) {
       if (partition.sourceId() == field.fieldId() && partition.transform().isIdentity()) {
         return field;

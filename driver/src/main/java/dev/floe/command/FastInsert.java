@@ -1,7 +1,7 @@
 package dev.floe.command;
 
-import dev.floe.error.FloeError;
 import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.spi.TableNames;
 import dev.floe.planner.write.LakeWrites;
@@ -34,9 +34,9 @@ import org.apache.iceberg.types.Types;
  */
 public final class FastInsert {
   private final List<String> tablePath;
-  private final List<String> columns;
+  private final List<TableNames.Part> columns;
 
-  private FastInsert(List<String> tablePath, List<String> columns) {
+  private FastInsert(List<String> tablePath, List<TableNames.Part> columns) {
     this.tablePath = tablePath;
     this.columns = columns;
   }
@@ -81,11 +81,11 @@ public final class FastInsert {
     if (path == null) {
       return null;
     }
-    List<String> columns = new ArrayList<>();
+    List<TableNames.Part> columns = new ArrayList<>();
     SqlNodeList targets = insert.getTargetColumnList();
     if (targets != null) {
       for (SqlNode target : targets) {
-        columns.add(((SqlIdentifier) target).getSimple());
+        columns.add(SqlNames.part((SqlIdentifier) target));
       }
     }
     if (targets != null && columns.size() != values.size()) {
@@ -146,8 +146,9 @@ public final class FastInsert {
         positions[i] = i;
       }
     } else {
+      List<String> names = ColumnNames.names(fields);
       for (int i = 0; i < positions.length; i++) {
-        positions[i] = columnIndex(fields, columns.get(i), pinned.name());
+        positions[i] = ColumnNames.indexOf(names, columns.get(i), pinned.name());
       }
     }
     List<WritePlan.SourceType> sources = new ArrayList<>();
@@ -163,27 +164,6 @@ public final class FastInsert {
             List.of(),
             Expressions.alwaysTrue());
     return new Prepared(plan, positions, fields.size());
-  }
-
-  private static int columnIndex(List<Types.NestedField> fields, String name, String table) {
-    for (int i = 0; i < fields.size(); i++) {
-      if (fields.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    int found = -1;
-    for (int i = 0; i < fields.size(); i++) {
-      if (fields.get(i).name().equalsIgnoreCase(name)) {
-        if (found >= 0) {
-          throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table + " (ambiguous)");
-        }
-        found = i;
-      }
-    }
-    if (found < 0) {
-      throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table);
-    }
-    return found;
   }
 
   /** The folder path a table name resolves to, through the one resolver; null if none. */

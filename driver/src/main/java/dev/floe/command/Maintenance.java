@@ -3,6 +3,7 @@ package dev.floe.command;
 import dev.floe.config.Quantities;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
+import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.spi.TableNames;
@@ -289,12 +290,9 @@ public final class Maintenance {
   /** Resolves the table; refuses read-only connections and tables with pending changes. */
   private List<String> tablePath(SqlIdentifier name, String action, boolean writes)
       throws SQLException {
-    List<TableNames.Part> parts = new ArrayList<>();
-    for (int i = 0; i < name.names.size(); i++) {
-      parts.add(new TableNames.Part(name.names.get(i), name.isComponentQuoted(i)));
-    }
     List<String> path =
-        new TableNames(session().catalog()).tableToChange(connection.schemaPath(), parts, action);
+        new TableNames(session().catalog())
+            .tableToChange(connection.schemaPath(), SqlNames.parts(name), action);
     if (writes && session().readOnly()) {
       throw SqlErrors.of(FloeError.READ_ONLY, "run " + action + " on " + String.join(".", path));
     }

@@ -1,9 +1,11 @@
 package dev.floe.command;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlMergeInto.Action;
 import dev.floe.planner.parser.stmt.SqlMergeInto.Match;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.PinnedTable;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
@@ -324,10 +326,8 @@ final class Merge {
     }
     boolean[] assigned = new boolean[columns.size()];
     for (int i = 0; i < named.size(); i++) {
-      SqlIdentifier id = (SqlIdentifier) named.get(i);
-      int last = id.names.size() - 1;
       Types.NestedField column =
-          column(columns, id.names.get(last), id.isComponentQuoted(last), name);
+          ColumnNames.field(columns, SqlNames.part((SqlIdentifier) named.get(i)), name);
       int j = columns.indexOf(column);
       if (assigned[j]) {
         throw FloeError.VALIDATION.error(
@@ -363,17 +363,6 @@ final class Merge {
       return "(" + sql(node) + ")";
     }
     return "(CASE WHEN " + condition + " THEN (" + sql(node) + ") END)";
-  }
-
-  /** A column named in a clause: exactly when quoted, ignoring case otherwise. */
-  private static Types.NestedField column(
-      List<Types.NestedField> columns, String written, boolean quoted, String name) {
-    for (Types.NestedField column : columns) {
-      if (quoted ? column.name().equals(written) : column.name().equalsIgnoreCase(written)) {
-        return column;
-      }
-    }
-    throw FloeError.COLUMN_NOT_FOUND.error(written + " in " + name);
   }
 
   private static String identifierPart(SqlIdentifier id, int i) {

@@ -1,14 +1,16 @@
 package dev.floe.command;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.adapter.RexToIceberg;
+import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.type.DatetimeLiterals;
+import dev.floe.planner.type.LakeJavaTypeFactory;
+import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
+import java.time.Instant;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -16,7 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlAbstractDateTimeLiteral;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -64,6 +68,9 @@ final class PartitionPredicate {
   private final Set<String> columns = new LinkedHashSet<>();
   private final Expression expression;
   private final Map<Integer, Evaluator[]> evaluators = new HashMap<>();
+
+  /** Builds the literals handed to the one conversion; holds no state of a statement. */
+  private static final RexBuilder REX = new RexBuilder(new LakeJavaTypeFactory());
 
   /**
    * @param where the parsed predicate
@@ -240,22 +247,8 @@ final class PartitionPredicate {
       throw FloeError.PROCEDURE.error(
           "optimize on " + name, "name the partition column " + given + " without a qualifier");
     }
-    Schema schema = table.schema();
-    Types.NestedField field;
-    if (identifier.isComponentQuoted(0)) {
-      field = schema.asStruct().field(given);
-    } else {
-      List<Types.NestedField> matches =
-          schema.columns().stream().filter(f -> f.name().equalsIgnoreCase(given)).toList();
-      if (matches.size() > 1) {
-        throw FloeError.AMBIGUOUS_NAME.error(
-            given, matches.stream().map(Types.NestedField::name).collect(Collectors.joining(", ")));
-      }
-      field = matches.isEmpty() ? null : matches.get(0);
-    }
-    if (field == null) {
-      throw FloeError.COLUMN_NOT_FOUND.error(given + " in table " + name);
-    }
+    Types.NestedField field =
+        ColumnNames.field(table.schema().columns(), SqlNames.part(identifier), "table " + name);
     columns.add(field.name());
     return field;
   }
@@ -288,16 +281,10 @@ final class PartitionPredicate {
           "optimize on " + name, "compare with IS NULL, not with NULL: " + column.name());
     }
     Type type = column.type();
-    Object value = null;
-    if (literal instanceof SqlNumericLiteral number) {
-      BigDecimal decimal = number.getValueAs(BigDecimal.class);
-      if (negative) {
-        decimal = decimal.negate();
-      }
-      value = number(type, decimal);
-    } else if (!negative) {
-      value = nonNumber(type, literal, column);
-    }
+    Object value =
+        type.typeId() == Type.TypeID.BINARY || type.typeId() == Type.TypeID.FIXED
+            ? (negative ? null : binary(type, literal))
+            : RexToIceberg.value(rex(literal, negative, type), type, zone);
     if (value == null) {
       throw FloeError.COMPARISON_TYPE.error(
           column.name() + " of type " + type + " in table " + name,
@@ -306,79 +293,67 @@ final class PartitionPredicate {
     return value;
   }
 
-  private static Object number(Type type, BigDecimal decimal) {
-    try {
-      return switch (type.typeId()) {
-        case INTEGER -> decimal.intValueExact();
-        case LONG -> decimal.longValueExact();
-        case FLOAT -> decimal.floatValue();
-        case DOUBLE -> decimal.doubleValue();
-        case DECIMAL -> decimal.setScale(((Types.DecimalType) type).scale());
-        default -> null;
-      };
-    } catch (ArithmeticException e) {
-      return null;
+  /**
+   * A literal as the scan's filters hold it, for the one conversion to Iceberg values ({@link
+   * RexToIceberg#value}); a DATE compared with a timestamp column is its midnight, and a TIMESTAMP
+   * WITH LOCAL TIME ZONE literal a wall-clock time in the session zone.
+   */
+  private RexNode rex(SqlLiteral literal, boolean negative, Type type) {
+    if (literal instanceof SqlNumericLiteral number) {
+      BigDecimal value = number.getValueAs(BigDecimal.class);
+      value = negative ? value.negate() : value;
+      return number.isExact() ? REX.makeExactLiteral(value) : REX.makeApproxLiteral(value);
+    }
+    if (negative) {
+      return REX.makeNullLiteral(REX.getTypeFactory().createSqlType(SqlTypeName.NULL));
+    }
+    switch (literal.getTypeName()) {
+      case BOOLEAN:
+        return REX.makeLiteral(literal.booleanValue());
+      case DATE:
+        {
+          DateString date = literal.getValueAs(DateString.class);
+          boolean timestamp =
+              type.typeId() == Type.TypeID.TIMESTAMP || type.typeId() == Type.TypeID.TIMESTAMP_NANO;
+          return timestamp
+              ? REX.makeTimestampLiteral(
+                  TimestampString.fromMillisSinceEpoch(date.getMillisSinceEpoch()), 0)
+              : REX.makeDateLiteral(date);
+        }
+      case TIME:
+        return REX.makeTimeLiteral(
+            literal.getValueAs(TimeString.class), ((SqlAbstractDateTimeLiteral) literal).getPrec());
+      case TIMESTAMP:
+        return REX.makeTimestampLiteral(
+            literal.getValueAs(TimestampString.class),
+            ((SqlAbstractDateTimeLiteral) literal).getPrec());
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        {
+          Instant instant =
+              TemporalValues.parse(literal.getValueAs(TimestampString.class).toString())
+                  .atZone(zone)
+                  .toInstant();
+          return REX.makeTimestampWithLocalTimeZoneLiteral(
+              TimestampString.fromMillisSinceEpoch(instant.toEpochMilli())
+                  .withNanos(instant.getNano()),
+              ((SqlAbstractDateTimeLiteral) literal).getPrec());
+        }
+      default:
+        return literal instanceof SqlCharStringLiteral
+            ? REX.makeLiteral(literal.getValueAs(String.class))
+            : REX.makeNullLiteral(REX.getTypeFactory().createSqlType(SqlTypeName.NULL));
     }
   }
 
-  private Object nonNumber(Type type, SqlLiteral literal, Types.NestedField column) {
-    SqlTypeName given = literal.getTypeName();
-    switch (type.typeId()) {
-      case STRING:
-        return literal instanceof SqlCharStringLiteral ? literal.getValueAs(String.class) : null;
-      case BOOLEAN:
-        return given == SqlTypeName.BOOLEAN ? literal.booleanValue() : null;
-      case DATE:
-        if (given == SqlTypeName.DATE) {
-          return literal.getValueAs(DateString.class).getDaysSinceEpoch();
-        }
-        return null;
-      case TIME:
-        if (given == SqlTypeName.TIME) {
-          return LocalTime.parse(literal.getValueAs(TimeString.class).toString()).toNanoOfDay()
-              / 1000;
-        }
-        return null;
-      case BINARY:
-      case FIXED:
-        if (given == SqlTypeName.BINARY) {
-          byte[] bytes = literal.getValueAs(BitString.class).getAsByteArray();
-          return type.typeId() == Type.TypeID.FIXED
-                  && bytes.length != ((Types.FixedType) type).length()
-              ? null
-              : ByteBuffer.wrap(bytes);
-        }
-        return null;
-      case TIMESTAMP:
-      case TIMESTAMP_NANO:
-        {
-          boolean instantLiteral = given == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-          if (given != SqlTypeName.TIMESTAMP && given != SqlTypeName.DATE && !instantLiteral) {
-            return null;
-          }
-          LocalDateTime local =
-              given == SqlTypeName.DATE
-                  ? LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch())
-                      .atStartOfDay()
-                  : LocalDateTime.parse(
-                      literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
-          boolean adjusted =
-              type instanceof Types.TimestampType t
-                  ? t.shouldAdjustToUTC()
-                  : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
-          if (instantLiteral && !adjusted) {
-            return null;
-          }
-          java.time.Instant instant =
-              adjusted ? local.atZone(zone).toInstant() : local.toInstant(java.time.ZoneOffset.UTC);
-          long micros = ChronoUnit.MICROS.between(java.time.Instant.EPOCH, instant);
-          return type.typeId() == Type.TypeID.TIMESTAMP
-              ? micros
-              : ChronoUnit.NANOS.between(java.time.Instant.EPOCH, instant);
-        }
-      default:
-        return null;
+  /** A binary literal for a BINARY or FIXED column (scans do not push binary comparisons). */
+  private static Object binary(Type type, SqlLiteral literal) {
+    if (literal.getTypeName() != SqlTypeName.BINARY) {
+      return null;
     }
+    byte[] bytes = literal.getValueAs(BitString.class).getAsByteArray();
+    return type.typeId() == Type.TypeID.FIXED && bytes.length != ((Types.FixedType) type).length()
+        ? null
+        : ByteBuffer.wrap(bytes);
   }
 
   /** Resolves {@code DATE '...'} and {@code TIMESTAMP '...'} as the parser leaves them. */

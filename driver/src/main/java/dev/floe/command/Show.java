@@ -4,6 +4,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.meta.LakeSchemas;
 import dev.floe.jdbc.meta.MetadataPattern;
+import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.parser.stmt.SqlShow;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.TableNames;
@@ -88,7 +89,7 @@ public final class Show {
     if (schema == null) {
       path = connection.schemaPath();
     } else {
-      path = names().schema(Ddl.parts(schema));
+      path = names().schema(SqlNames.parts(schema));
       if (path == null) {
         throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, Ddl.display(schema));
       }
@@ -106,7 +107,7 @@ public final class Show {
   }
 
   private List<String> tablePath(SqlIdentifier name) throws SQLException {
-    List<String> path = names().table(connection.schemaPath(), Ddl.parts(name));
+    List<String> path = names().table(connection.schemaPath(), SqlNames.parts(name));
     if (path == null) {
       throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, Ddl.display(name));
     }

@@ -237,6 +237,108 @@ class FileFunctionsTest extends LakeFixture {
   }
 
   @Test
+  void csvHeaderCaseTwinsAndBlanksGetNamesNoOtherColumnBears() throws Exception {
+    Path file = csv(outside, "twins.csv", "column2,a,A,,column1_2,a", "1,2,3,4,5,6");
+    try (Connection c = connect();
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT * FROM read_csv('" + file + "')")) {
+      List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+        labels.add(rs.getMetaData().getColumnLabel(i));
+      }
+      assertThat(labels)
+          .containsExactly("column2", "a", "column2_2", "column3", "column1_2", "column5");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString("column2_2")).isEqualTo("3");
+    }
+  }
+
+  @Test
+  void aCsvColumnListNamingOneColumnTwiceInAnyCaseIs42S21() throws Exception {
+    Path file = csv(outside, "two.csv", "1,2");
+    try (Connection c = connect()) {
+      SQLException e =
+          failure(
+              c,
+              "SELECT * FROM read_csv('" + file + "', header => false, columns => 'x INT, X INT')");
+      assertThat(e.getSQLState()).isEqualTo("42S21");
+      assertThat(e.getMessage()).contains("\"X\"", "\"x\"", "read_csv columns");
+    }
+  }
+
+  @Test
+  void aCsvColumnListNamesTypesAsCreateTableNamesThem() throws Exception {
+    Path file = csv(outside, "one.csv", "1");
+    List<String> names =
+        List.of(
+            "BOOLEAN",
+            "BOOL",
+            "TINYINT",
+            "INT",
+            "BIGINT",
+            "LONG",
+            "REAL",
+            "FLOAT",
+            "FLOAT(53)",
+            "DOUBLE PRECISION",
+            "DECIMAL",
+            "NUMERIC(10, 2)",
+            "DATE",
+            "TIMESTAMP",
+            "VARCHAR(5)",
+            "CHARACTER VARYING",
+            "STRING",
+            "TEXT");
+    try (Connection c = connect()) {
+      for (int i = 0; i < names.size(); i++) {
+        String type = names.get(i);
+        execute(c, "CREATE TABLE d" + i + " (c " + type + ")");
+        execute(
+            c,
+            "CREATE TABLE f"
+                + i
+                + " AS SELECT * FROM read_csv('"
+                + file
+                + "', header => false, columns => 'c "
+                + type
+                + "') WHERE FALSE");
+        assertThat(table("f" + i).schema().findField("c").type())
+            .as(type)
+            .isEqualTo(table("d" + i).schema().findField("c").type());
+      }
+      assertThat(table("d8").schema().findField("c").type()).isEqualTo(Types.DoubleType.get());
+      assertThat(table("d7").schema().findField("c").type()).isEqualTo(Types.FloatType.get());
+    }
+  }
+
+  @Test
+  void aCsvColumnListRefusesTypesItCannotHoldOrRead() throws Exception {
+    Path file = csv(outside, "one.csv", "1");
+    try (Connection c = connect()) {
+      for (String[] refused :
+          List.of(
+              new String[] {"DECIMAL(40, 2)", "out of range"},
+              new String[] {"DECIMAL(5, 7)", "out of range"},
+              new String[] {"DECIMAL(99999999999, 2)", "out of range"},
+              new String[] {"TIME", "cannot read type TIME"},
+              new String[] {"UUID", "cannot read type UUID"},
+              new String[] {"TIMESTAMP WITH LOCAL TIME ZONE", "cannot read type"},
+              new String[] {"NOSUCH", "unknown type NOSUCH"})) {
+        SQLException e =
+            failure(
+                c,
+                "SELECT * FROM read_csv('"
+                    + file
+                    + "', header => false, columns => 'c "
+                    + refused[0]
+                    + "')");
+        assertThat(e.getSQLState()).as(refused[0]).isEqualTo("42000");
+        assertThat(e.getMessage()).as(refused[0]).contains(refused[1]);
+      }
+    }
+  }
+
+  @Test
   void readParquetTakesTheSchemaFromTheFooterAndLoadsWithCreateTableAs() throws Exception {
     plainParquet(outside.resolve("plain.parquet"));
     try (Connection c = connect()) {

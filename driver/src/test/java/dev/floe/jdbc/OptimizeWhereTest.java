@@ -152,6 +152,38 @@ class OptimizeWhereTest extends LakeFixture {
   }
 
   @Test
+  void whereOnANanosecondTimestampSelectsTheDaysItNames() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      execute(
+          c,
+          "CREATE TABLE n (id INT, ts TIMESTAMP(9)) PARTITIONED BY (day(ts))"
+              + " WITH ('format-version' = '3')");
+      for (int i = 0; i < 6; i++) {
+        update(
+            c,
+            "INSERT INTO n VALUES ("
+                + i
+                + ", TIMESTAMP '2024-01-0"
+                + (1 + i % 3)
+                + " 10:00:00.123456789')");
+      }
+      String before = String.valueOf(rows(c, "SELECT * FROM n ORDER BY id"));
+      Map<String, Long> row =
+          call(
+              s,
+              "ALTER TABLE n EXECUTE optimize WHERE ts >= TIMESTAMP '2024-01-02 00:00:00'"
+                  + " AND ts < DATE '2024-01-03'");
+      assertThat(row.get("rewritten_data_files_count")).isEqualTo(2);
+      assertThat(filesPerPartition("n"))
+          .containsEntry("ts_day=2024-01-01", 2)
+          .containsEntry("ts_day=2024-01-02", 1)
+          .containsEntry("ts_day=2024-01-03", 2);
+      assertThat(String.valueOf(rows(c, "SELECT * FROM n ORDER BY id"))).isEqualTo(before);
+    }
+  }
+
+  @Test
   void badPredicatesAreRefusedAndCommitNothing() throws Exception {
     try (Connection c = connect();
         Statement s = c.createStatement()) {

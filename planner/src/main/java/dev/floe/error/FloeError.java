@@ -50,8 +50,11 @@ public enum FloeError {
   AMBIGUOUS_NAME("42000", "Cannot resolve %s: it matches %s; quote the name to choose one"),
   /** CREATE of a name that is taken beside it, exactly or by a case twin. */
   NAME_TAKEN("42S01", "Cannot create %s: %s"),
-  /** ALTER TABLE ADD COLUMN of a column that exists. */
-  COLUMN_EXISTS("42S21", "Cannot add column %s: it already exists"),
+  /**
+   * A new column name (CREATE TABLE, ADD COLUMN, RENAME COLUMN) that a column of the table bears,
+   * or one differing from it only in case.
+   */
+  COLUMN_EXISTS("42S21", "Cannot name a column %s: %s"),
   /** A file or folder a statement would create, write or delete outside the lake root. */
   OUTSIDE_LAKE("42602", "Cannot %s: %s lies outside the lake root %s"),
   /**

@@ -175,7 +175,7 @@ public final class RexToIceberg {
       // numerically (-0.0 = 0.0, NaN matches no comparison): pushed, `f = 0` would miss -0.0.
       return null;
     }
-    Object value = literal(right, type, sessionZone);
+    Object value = value(right, type, sessionZone);
     if (value == null) {
       return null;
     }
@@ -275,8 +275,17 @@ public final class RexToIceberg {
     return field.type().isPrimitiveType() ? field.name() : null;
   }
 
-  /** The literal's value in Iceberg's representation for the column type, or null. */
-  private static @Nullable Object literal(RexNode node, Type type, java.time.ZoneId sessionZone) {
+  /**
+   * A literal's value in Iceberg's representation for a column's type, or null when it is not a
+   * literal of that type or Iceberg could not compare it exactly: the one conversion of SQL
+   * literals for Iceberg expressions, used by scan pushdown and by optimize's WHERE. A TIMESTAMP
+   * literal compared with a TIMESTAMP WITH LOCAL TIME ZONE column is a wall-clock time in the
+   * session zone; a timestamp_ns value is ISO-8601 text, which Iceberg binds to nanoseconds (a long
+   * would be bound as microseconds).
+   *
+   * @param node a literal, possibly under CASTs
+   */
+  public static @Nullable Object value(RexNode node, Type type, java.time.ZoneId sessionZone) {
     while (node.getKind() == SqlKind.CAST && node instanceof RexCall) {
       node = ((RexCall) node).getOperands().get(0);
     }

@@ -1,5 +1,7 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.error.FloeError;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.TableNames;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,6 +25,7 @@ import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.iceberg.types.Types;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -33,9 +36,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * folder path the resolver finds, under the lake's mount in Calcite's root schema; Floe's schemas
  * then look names up exactly. A name the resolver does not find is left as written, for Calcite to
  * report as not found; names of WITH queries are left alone.
+ *
+ * <p>The columns an INSERT or UPDATE names as its targets are resolved likewise, by {@link
+ * ColumnNames}, and replaced by the exact names they resolve to (Calcite's validator then takes a
+ * name that spells a column exactly for that column); a column named twice, a required column an
+ * INSERT leaves out, and a row of VALUES of another length than the columns are refused here, with
+ * Floe's own errors, before Calcite validates the statement.
  */
 public final class SqlNames {
   private SqlNames() {}
+
+  /** The last part of an identifier as written (a column's name): text, and whether quoted. */
+  public static TableNames.Part part(SqlIdentifier identifier) {
+    int last = identifier.names.size() - 1;
+    return new TableNames.Part(identifier.names.get(last), identifier.isComponentQuoted(last));
+  }
 
   /** The parts of an identifier as written: text and whether each was double-quoted. */
   public static List<TableNames.Part> parts(SqlIdentifier identifier) {
@@ -112,7 +127,8 @@ public final class SqlNames {
         case INSERT:
           {
             SqlInsert insert = (SqlInsert) call;
-            target(insert.getTargetTable(), "insert into");
+            List<String> path = target(insert.getTargetTable(), "insert into");
+            insertColumns(path, insert);
             insert.getSource().accept(this);
             return null;
           }
@@ -126,7 +142,11 @@ public final class SqlNames {
         case UPDATE:
           {
             SqlUpdate update = (SqlUpdate) call;
-            target(update.getTargetTable(), "update");
+            List<String> path = target(update.getTargetTable(), "update");
+            Types.StructType columns = columns(path);
+            if (columns != null) {
+              targetColumns(columns, update.getTargetColumnList(), path, "UPDATE SET");
+            }
             walk(update.getSourceExpressionList());
             walk(update.getCondition());
             return null;
@@ -235,18 +255,100 @@ public final class SqlNames {
      * The table a statement changes: resolved as any table, but a metadata table there is refused
      * (42809) before Calcite sees it.
      */
-    private void target(SqlNode node, String action) {
+    private @Nullable List<String> target(SqlNode node, String action) {
       if (node instanceof SqlIdentifier && isTableName((SqlIdentifier) node)) {
         SqlIdentifier identifier = (SqlIdentifier) node;
         List<String> path = names.table(currentSchema, parts(identifier));
         if (path == null) {
           names.checkNotMetadataTable(currentSchema, parts(identifier), action);
-          return;
+          return null;
         }
         qualify(identifier, path);
-        return;
+        return path;
       }
       from(node);
+      return null;
+    }
+
+    /** The columns of a table a statement changes, as the statement sees it; null if unknown. */
+    private Types.@Nullable StructType columns(@Nullable List<String> path) {
+      if (path == null || lake == null || !lake.session().catalog().tableExists(path)) {
+        return null;
+      }
+      return lake.session().pin(path).table().schema().asStruct();
+    }
+
+    /**
+     * An INSERT's target columns resolved, and checked against its source: without a column list a
+     * row of VALUES gives every column, with one it gives the columns listed, and the columns it
+     * leaves out must take NULL.
+     */
+    private void insertColumns(@Nullable List<String> path, SqlInsert insert) {
+      Types.StructType table = columns(path);
+      if (table == null) {
+        return;
+      }
+      String name = String.join(".", path);
+      SqlNodeList listed = insert.getTargetColumnList();
+      List<String> targets =
+          listed == null
+              ? ColumnNames.names(table.fields())
+              : targetColumns(table, listed, path, "INSERT");
+      for (Types.NestedField field : table.fields()) {
+        if (field.isRequired() && !targets.contains(field.name())) {
+          throw FloeError.NULL_NOT_ALLOWED.error(
+              ColumnNames.quote(field.name())
+                  + " of "
+                  + name
+                  + ": the INSERT does not name it, and it has no default value");
+        }
+      }
+      SqlNode source = insert.getSource();
+      if (source.getKind() == SqlKind.VALUES) {
+        for (SqlNode row : ((SqlCall) source).getOperandList()) {
+          if (row.getKind() == SqlKind.ROW && ((SqlCall) row).operandCount() != targets.size()) {
+            throw FloeError.VALUE_COUNT.error(
+                name,
+                (listed == null ? "the table has " : "the column list names ")
+                    + targets.size()
+                    + " columns, a row of VALUES gives "
+                    + ((SqlCall) row).operandCount());
+          }
+        }
+      }
+    }
+
+    /**
+     * Resolves the columns a statement names as its targets, each replaced by the exact name it
+     * resolves to; returns those names in order.
+     *
+     * @throws dev.floe.error.FloeException COLUMN_NOT_FOUND, AMBIGUOUS_NAME, or VALIDATION for a
+     *     column named twice
+     */
+    private List<String> targetColumns(
+        Types.StructType table, SqlNodeList columns, List<String> path, String clause) {
+      String name = String.join(".", path);
+      List<String> names = ColumnNames.names(table.fields());
+      List<String> resolved = new ArrayList<>();
+      for (SqlNode node : columns) {
+        SqlIdentifier column = (SqlIdentifier) node;
+        if (column.names.size() != 1) {
+          continue; // a qualified or nested target: Calcite's to resolve or refuse
+        }
+        String exact = ColumnNames.resolve(names, part(column), name);
+        if (resolved.contains(exact)) {
+          throw FloeError.VALIDATION.error(
+              "column "
+                  + ColumnNames.quote(exact)
+                  + " of "
+                  + name
+                  + " is assigned more than once in one "
+                  + clause);
+        }
+        resolved.add(exact);
+        column.setNames(List.of(exact), List.of(column.getParserPosition().withQuoting(true)));
+      }
+      return resolved;
     }
 
     private boolean isTableName(SqlIdentifier identifier) {

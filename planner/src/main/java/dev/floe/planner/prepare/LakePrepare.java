@@ -481,7 +481,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         CalciteCatalogReader calcite, List<List<String>> schemaPaths, Context context) {
       super(
           context.getRootSchema(),
-          calcite.nameMatcher(),
+          calcite.nameMatcher().isCaseSensitive() ? calcite.nameMatcher() : ColumnMatcher.INSTANCE,
           schemaPaths,
           calcite.getTypeFactory(),
           context.config());

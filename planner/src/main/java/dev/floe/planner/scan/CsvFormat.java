@@ -6,7 +6,9 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.ExternalFiles;
+import dev.floe.planner.type.LakeTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -23,7 +25,6 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -177,7 +178,7 @@ public final class CsvFormat {
   /** A column list such as {@code id INT, name VARCHAR, amount DECIMAL(10, 2)}. */
   static Schema columns(String list) {
     List<Types.NestedField> fields = new ArrayList<>();
-    Set<String> names = new HashSet<>();
+    List<String> names = new ArrayList<>();
     int id = 1;
     for (String item : splitTopLevel(list)) {
       Matcher m = COLUMN.matcher(item);
@@ -187,9 +188,8 @@ public final class CsvFormat {
       }
       String name = m.group(1);
       name = name.startsWith("\"") ? name.substring(1, name.length() - 1) : name;
-      if (!names.add(name.toLowerCase(Locale.ROOT))) {
-        throw FloeError.VALIDATION.error("read_csv columns name " + name + " twice");
-      }
+      ColumnNames.checkNew(names, name, "read_csv columns");
+      names.add(name);
       Type type = type(m.group(2).trim().toUpperCase(Locale.ROOT), m.group(3), m.group(4));
       fields.add(Types.NestedField.optional(id++, name, type));
     }
@@ -220,35 +220,41 @@ public final class CsvFormat {
     return items;
   }
 
+  /**
+   * A type of read_csv's column list, named as CREATE TABLE names it ({@link LakeTypes}); read_csv
+   * reads booleans, numbers, dates, timestamps without time zone (in microseconds) and text.
+   */
   private static Type type(String name, String precision, String scale) {
-    switch (name) {
-      case "BOOLEAN", "BOOL":
-        return Types.BooleanType.get();
-      case "TINYINT", "SMALLINT", "INT", "INTEGER":
-        return Types.IntegerType.get();
-      case "BIGINT", "LONG":
-        return Types.LongType.get();
-      case "REAL", "FLOAT":
-        return Types.FloatType.get();
-      case "DOUBLE", "DOUBLE PRECISION":
-        return Types.DoubleType.get();
-      case "DECIMAL", "NUMERIC":
-        return Types.DecimalType.of(
-            precision == null ? 38 : Integer.parseInt(precision),
-            scale == null ? 0 : Integer.parseInt(scale));
-      case "DATE":
-        return Types.DateType.get();
-      case "TIMESTAMP":
-        return Types.TimestampType.withoutZone();
-      case "VARCHAR", "STRING", "TEXT", "CHAR", "CHARACTER VARYING":
-        return Types.StringType.get();
-      default:
-        throw FloeError.VALIDATION.error(
-            "read_csv columns: unknown type "
-                + name
-                + " (BOOLEAN, INT, BIGINT, REAL, DOUBLE, DECIMAL(p, s), DATE, TIMESTAMP, VARCHAR)");
+    Type type = LakeTypes.icebergType(name, size(precision), size(scale));
+    if (type == null || !(type instanceof Types.DecimalType || READ.contains(type))) {
+      throw FloeError.VALIDATION.error(
+          "read_csv columns: "
+              + (type == null ? "unknown type " : "cannot read type ")
+              + name
+              + " (BOOLEAN, INT, BIGINT, REAL, DOUBLE, DECIMAL(p, s), DATE, TIMESTAMP, VARCHAR)");
     }
+    return type;
   }
+
+  /** A precision or scale as written (digits), or -1; one of more than nine digits is too large. */
+  private static int size(String digits) {
+    if (digits == null) {
+      return -1;
+    }
+    return digits.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+  }
+
+  /** The types other than DECIMAL that read_csv reads from text. */
+  private static final Set<Type> READ =
+      Set.of(
+          Types.BooleanType.get(),
+          Types.IntegerType.get(),
+          Types.LongType.get(),
+          Types.FloatType.get(),
+          Types.DoubleType.get(),
+          Types.DateType.get(),
+          Types.TimestampType.withoutZone(),
+          Types.StringType.get());
 
   /** The columns of the files: the column list, else the first file's header and sample. */
   Schema schema(ExternalFiles files, String location) {
@@ -284,14 +290,9 @@ public final class CsvFormat {
       throw FloeError.IO.error(location, "the file is empty: read_csv finds no columns in it");
     }
     List<Types.NestedField> fields = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (int i = 0; i < names.size(); i++) {
-      String name = names.get(i);
-      if (name.isEmpty() || !seen.add(name.toLowerCase(Locale.ROOT))) {
-        name = "column" + i;
-        seen.add(name);
-      }
-      fields.add(Types.NestedField.optional(i + 1, name, kinds.get(i).type()));
+    List<String> unique = ColumnNames.fromHeader(names);
+    for (int i = 0; i < unique.size(); i++) {
+      fields.add(Types.NestedField.optional(i + 1, unique.get(i), kinds.get(i).type()));
     }
     return new Schema(fields);
   }

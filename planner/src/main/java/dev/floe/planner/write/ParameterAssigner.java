@@ -1,5 +1,6 @@
 package dev.floe.planner.write;
 
+import dev.floe.planner.type.LakeTypes;
 import java.sql.Types;
 import org.apache.iceberg.types.Type;
 
@@ -32,10 +33,7 @@ public final class ParameterAssigner {
           name, ValueAssigner.jdbcTypeName(value), jdbcType == Types.TIME ? "TIME" : "TIMESTAMP");
       if (value instanceof String && jdbcType != Types.TIMESTAMP_WITH_TIMEZONE) {
         // Text is parsed as the column's type would parse it (22007 when it is not a value).
-        Type type =
-            jdbcType == Types.TIME
-                ? org.apache.iceberg.types.Types.TimeType.get()
-                : org.apache.iceberg.types.Types.TimestampType.withoutZone();
+        Type type = LakeTypes.icebergType(jdbcType == Types.TIME ? "TIME" : "TIMESTAMP", -1, -1);
         new ValueAssigner(
                 name,
                 org.apache.iceberg.types.Types.NestedField.optional(1, name, type),
@@ -56,19 +54,28 @@ public final class ParameterAssigner {
     return assigner.assign(value);
   }
 
+  /**
+   * The type a parameter of a JDBC type is assigned to, from the one mapping ({@link
+   * LakeTypes#icebergType(int, int, int)}): numbers, booleans and dates; null for the types whose
+   * values pass as they are (text, binary, a DECIMAL of no valid precision), converted where the
+   * statement assigns them to a column.
+   */
   private static Type icebergType(int jdbcType, int precision, int scale) {
     return switch (jdbcType) {
-      case Types.TINYINT, Types.SMALLINT, Types.INTEGER ->
-          org.apache.iceberg.types.Types.IntegerType.get();
-      case Types.BIGINT -> org.apache.iceberg.types.Types.LongType.get();
-      case Types.REAL -> org.apache.iceberg.types.Types.FloatType.get();
-      case Types.FLOAT, Types.DOUBLE -> org.apache.iceberg.types.Types.DoubleType.get();
+      case Types.TINYINT,
+          Types.SMALLINT,
+          Types.INTEGER,
+          Types.BIGINT,
+          Types.REAL,
+          Types.FLOAT,
+          Types.DOUBLE,
+          Types.BOOLEAN,
+          Types.DATE ->
+          LakeTypes.icebergType(jdbcType, -1, -1);
       case Types.DECIMAL, Types.NUMERIC ->
-          precision > 0 && precision <= 38 && scale >= 0 && scale <= precision
-              ? org.apache.iceberg.types.Types.DecimalType.of(precision, scale)
+          LakeTypes.decimalProblem(precision, scale) == null
+              ? LakeTypes.icebergType(jdbcType, precision, scale)
               : null;
-      case Types.BOOLEAN -> org.apache.iceberg.types.Types.BooleanType.get();
-      case Types.DATE -> org.apache.iceberg.types.Types.DateType.get();
       default -> null;
     };
   }
