@@ -236,7 +236,9 @@ class AggregateInScanTest {
           "SELECT SUM(p * q), COUNT(p - q), SUM(v * 2), MAX(k + 1) FROM t WHERE id < 0",
           "SELECT k, SUM(p * q), SUM(k * 2) FROM t WHERE id < 0 GROUP BY k",
           "SELECT SUM(p * q), COUNT(*) FROM t WHERE q BETWEEN 0.5 AND 1.0 AND p < 500000",
-          "SELECT part, SUM(v * 0), MAX(v - 1), MIN(v * 2), SUM(k * 3 - id) FROM t GROUP BY part");
+          "SELECT part, SUM(v * 0), MAX(v - 1), MIN(v * 2), SUM(k * 3 - id) FROM t GROUP BY part",
+          "SELECT s, COUNT(*), SUM(p * q), MAX(s) FROM t GROUP BY s",
+          "SELECT s, k, COUNT(*), SUM(p - q) FROM t GROUP BY s, k");
 
   @ParameterizedTest
   @ValueSource(ints = {2, 3})

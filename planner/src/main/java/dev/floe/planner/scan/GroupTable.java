@@ -221,6 +221,8 @@ final class GroupTable implements TaskReader.RowSink {
     }
     if (byBits != null) {
       primitiveGroups(columns[groups[0]], rows, count);
+    } else if (objectsOnly(columns)) {
+      objectGroups(columns, rows, count);
     } else {
       for (int i = 0; i < count; i++) {
         int row = rows == null ? i : rows[i];
@@ -240,6 +242,75 @@ final class GroupTable implements TaskReader.RowSink {
     for (int c = 0; c < accumulators.length; c++) {
       Accumulator[] column = accumulators[c];
       column[0].addGrouped(column, groupOf, args[c] < 0 ? null : columns[args[c]], rows, count);
+    }
+  }
+
+  /** Whether every group column of the batch holds objects (strings, wide decimals). */
+  private boolean objectsOnly(ColumnVector[] columns) {
+    for (int group : groups) {
+      if (columns[group].kind != ColumnVector.Kind.OBJECT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Slots of {@link #seen}: a power of two. */
+  private static final int SEEN_SLOTS = 256;
+
+  /**
+   * Group values met lately, by identity: a decoder hands out one object per dictionary entry, so
+   * the rows of a column chunk repeat the same few objects, and a row whose values are those very
+   * objects is of the same group without hashing or comparing them. {@code seen[s * n + g]} is
+   * group column {@code g}'s value in slot {@code s}, whose group number is {@code seenGroup[s]}
+   * (-1: empty).
+   */
+  private Object[] seen;
+
+  private int[] seenGroup;
+
+  /** Numbers the rows' groups when every group column holds objects. */
+  private void objectGroups(ColumnVector[] columns, int[] rows, int count) {
+    int n = groups.length;
+    if (seen == null) {
+      seen = new Object[SEEN_SLOTS * n];
+      seenGroup = new int[SEEN_SLOTS];
+      Arrays.fill(seenGroup, -1);
+    }
+    Object[][] vectors = new Object[n][];
+    boolean[][] nulls = new boolean[n][];
+    for (int g = 0; g < n; g++) {
+      vectors[g] = columns[groups[g]].objects;
+      nulls[g] = columns[groups[g]].anyNull ? columns[groups[g]].nulls : null;
+    }
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      int hash = 0;
+      for (int g = 0; g < n; g++) {
+        Object value = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+        hash = hash * 31 + System.identityHashCode(value);
+      }
+      int slot = (hash ^ (hash >>> 16)) & (SEEN_SLOTS - 1);
+      int group = seenGroup[slot];
+      if (group >= 0) {
+        for (int g = 0; g < n; g++) {
+          Object value = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+          if (seen[slot * n + g] != value) {
+            group = -1;
+            break;
+          }
+        }
+      }
+      if (group < 0) {
+        Object[] values = new Object[n];
+        for (int g = 0; g < n; g++) {
+          values[g] = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+        }
+        group = number(n == 1 ? values[0] : Arrays.asList(values));
+        System.arraycopy(values, 0, seen, slot * n, n);
+        seenGroup[slot] = group;
+      }
+      groupOf[i] = group;
     }
   }
 
