@@ -33,8 +33,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * answer exactly as Calcite's own aggregate does: every query runs twice, once as written (the scan
  * aggregates; EXPLAIN shows it) and once over a subquery whose filter {@code RAND() >= 0} keeps
  * every row but stops the pushdown, so Calcite aggregates the rows itself. The table has NULLs,
- * NaN, -0.0, infinities, DECIMAL values whose sum nears DECIMAL(38, 2)'s limit, and files with
- * position deletes (deletion vectors in format 3), equality deletes and none.
+ * NaN, -0.0, infinities, DECIMAL values whose sum nears DECIMAL(38, 2)'s limit, DECIMAL(15, 2) and
+ * DECIMAL(5, 3) values (Parquet INT64 and INT32), and files with position deletes (deletion vectors
+ * in format 3), equality deletes and none.
  */
 class AggregateInScanTest {
   private static final Schema SCHEMA =
@@ -47,7 +48,9 @@ class AggregateInScanTest {
           Types.NestedField.optional(6, "d", Types.DecimalType.of(38, 2)),
           Types.NestedField.optional(7, "s", Types.StringType.get()),
           Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
-          Types.NestedField.optional(9, "dt", Types.DateType.get()));
+          Types.NestedField.optional(9, "dt", Types.DateType.get()),
+          Types.NestedField.optional(10, "p", Types.DecimalType.of(15, 2)),
+          Types.NestedField.optional(11, "q", Types.DecimalType.of(5, 3)));
 
   private static final String ORACLE = "(SELECT * FROM t WHERE RAND() >= 0) t";
 
@@ -106,7 +109,9 @@ class AggregateInScanTest {
     LocalDateTime ts =
         id % 8 == 0 ? null : LocalDateTime.of(2024, 1, 1, 0, 0).plusNanos(id * 1_001_000L);
     LocalDate dt = id % 10 == 0 ? null : LocalDate.of(2024, 1, 1).plusDays(id % 40);
-    return ReferenceWriter.record(SCHEMA, id, part, k, v, f, d, s, ts, dt);
+    BigDecimal p = id % 7 == 3 ? null : BigDecimal.valueOf(id * 7_654_321L % 100_000_000L, 2);
+    BigDecimal q = id % 13 == 5 ? null : BigDecimal.valueOf(id % 11 * 125, 3);
+    return ReferenceWriter.record(SCHEMA, id, part, k, v, f, d, s, ts, dt, p, q);
   }
 
   /** NULL, NaN, -0.0, 0.0, infinity, or a small dyadic value, whose sums are exact in any order. */
@@ -204,6 +209,107 @@ class AggregateInScanTest {
       assertThat(sameAsCalcite(s, "SELECT COUNT(*), SUM(v) FROM t WHERE id < 0"))
           .containsExactly("[0:Long, null]");
       assertThat(sameAsCalcite(s, "SELECT k, COUNT(*) FROM t WHERE id < 0 GROUP BY k")).isEmpty();
+    }
+  }
+
+  /**
+   * Aggregates of expressions the scan computes from the column vectors (DECIMAL as unscaled longs,
+   * and as BigDecimal where a product does not fit a long or the column is wider than 18 digits,
+   * whose files are read row by row).
+   */
+  private static final List<String> EXPRESSION_QUERIES =
+      List.of(
+          "SELECT k, SUM(p * (1 - q)), SUM(p * (1 - q) * (1 + q)), AVG(p), AVG(q), COUNT(*)"
+              + " FROM t GROUP BY k",
+          "SELECT SUM(p * q), SUM(p + q), SUM(p - 1), MIN(p * 2), MAX(p - q), AVG(p * q) FROM t"
+              + " WHERE id > 20",
+          "SELECT part, SUM(id * 2), SUM(k + 1), SUM(k * k), SUM(v * 2), SUM(v + k), AVG(v / 2),"
+              + " SUM(id - k), MAX(v - 1), MIN(v + 1) FROM t GROUP BY part",
+          "SELECT SUM(CASE WHEN k > 1 THEN p ELSE 0 END), SUM(CASE WHEN v < 1 THEN 1 ELSE 0 END),"
+              + " COUNT(CASE WHEN p IS NULL THEN 1 END), SUM(CASE WHEN q >= 0.5 THEN q END)"
+              + " FROM t",
+          "SELECT k, SUM(CASE WHEN id BETWEEN 10 AND 200 AND k IS NOT NULL THEN p * q ELSE p END),"
+              + " SUM(CASE WHEN v > 0 OR q < 0.25 THEN 2 WHEN k = 1 THEN 3 ELSE 5 END)"
+              + " FROM t GROUP BY k",
+          "SELECT SUM(p * p * p), SUM(p * p), COUNT(p * p * p) FROM t",
+          "SELECT SUM(d * 2), SUM(d + p), MAX(d - 1) FROM t WHERE part <> 2",
+          "SELECT SUM(p * q), COUNT(p - q), SUM(v * 2), MAX(k + 1) FROM t WHERE id < 0",
+          "SELECT k, SUM(p * q), SUM(k * 2) FROM t WHERE id < 0 GROUP BY k",
+          "SELECT SUM(p * q), COUNT(*) FROM t WHERE q BETWEEN 0.5 AND 1.0 AND p < 500000",
+          "SELECT part, SUM(v * 0), MAX(v - 1), MIN(v * 2), SUM(k * 3 - id) FROM t GROUP BY part",
+          "SELECT s, COUNT(*), SUM(p * q), MAX(s) FROM t GROUP BY s",
+          "SELECT s, k, COUNT(*), SUM(p - q) FROM t GROUP BY s, k");
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void expressionsInsideAggregatesAnswerAsCalciteDoes(int formatVersion) throws Exception {
+    writeTable(formatVersion);
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      for (String sql : EXPRESSION_QUERIES) {
+        sameAsCalcite(s, sql);
+      }
+      assertThat(plan(s, "SELECT SUM(p * (1 - q)) FROM t")).contains("$SUM0((p * (1 - q)))");
+      // Spot check against a value computed here, so both paths cannot be wrong together.
+      BigDecimal expected = BigDecimal.ZERO;
+      for (long id = 0; id < 100; id++) {
+        Record r = row(id, 1);
+        BigDecimal p = (BigDecimal) r.getField("p");
+        BigDecimal q = (BigDecimal) r.getField("q");
+        if (p != null && q != null) {
+          expected = expected.add(p.multiply(BigDecimal.ONE.subtract(q)));
+        }
+      }
+      assertThat(sameAsCalcite(s, "SELECT SUM(p * (1 - q)) FROM t WHERE part = 1"))
+          .containsExactly("[" + expected + ":BigDecimal]");
+    }
+  }
+
+  @Test
+  void anExpressionThatOverflowsInsideAnAggregateIsTheSameErrorOnBothPaths() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE big (n INTEGER, m BIGINT, p DECIMAL(18, 2))");
+      s.executeUpdate(
+          "INSERT INTO big VALUES (2147483647, 9223372036854775807, 9999999999999999.99),"
+              + " (1, 1, 1), (5, -9, -0.01)");
+      // Each query with a fragment of the message both paths give.
+      List<List<String>> failing =
+          List.of(
+              List.of("SELECT SUM(n + 1) FROM big", "overflow"),
+              List.of("SELECT SUM(m * 2) FROM big", "overflow"),
+              List.of("SELECT SUM(CASE WHEN n > 1 THEN n * 2 ELSE 0 END) FROM big", "overflow"),
+              List.of(
+                  "SELECT SUM(p * p * p) FROM big", "cannot be represented as a DECIMAL(38, 6)"));
+      for (List<String> failure : failing) {
+        String sql = failure.get(0);
+        assertThat(plan(s, sql)).as(sql).contains("aggregate=");
+        String oracle = sql.replace(" FROM big", " FROM (SELECT * FROM big WHERE RAND() >= 0) big");
+        for (String query : List.of(sql, oracle)) {
+          assertThatThrownBy(() -> rows(s, query))
+              .as(query)
+              .isInstanceOf(SQLException.class)
+              .hasFieldOrPropertyWithValue("SQLState", "22003")
+              .hasMessageContaining(failure.get(1));
+        }
+      }
+      // A branch not taken is not computed, and a DECIMAL product past a long is exact.
+      String fits =
+          "SELECT SUM(CASE WHEN n < 10 THEN n * 2 ELSE 0 END), SUM(p * p), SUM(p * 100) FROM big";
+      List<String> batch = rows(s, fits);
+      assertThat(batch)
+          .isEqualTo(
+              rows(
+                  s, fits.replace(" FROM big", " FROM (SELECT * FROM big WHERE RAND() >= 0) big")));
+      BigDecimal big = new BigDecimal("9999999999999999.99");
+      BigDecimal small = new BigDecimal("-0.01");
+      assertThat(batch)
+          .containsExactly(
+              "[12:Integer, "
+                  + big.pow(2).add(BigDecimal.ONE.setScale(4)).add(small.pow(2))
+                  + ":BigDecimal, "
+                  + big.add(BigDecimal.ONE).add(small).multiply(BigDecimal.valueOf(100))
+                  + ":BigDecimal]");
     }
   }
 

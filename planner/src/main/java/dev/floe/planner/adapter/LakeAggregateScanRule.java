@@ -20,13 +20,14 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Moves an aggregate into the {@link LakeTableScan} below it (directly, or through a project that
- * only picks columns): {@code COUNT}, {@code SUM}, {@code MIN} and {@code MAX} over flat columns,
- * with or without {@code GROUP BY}, without {@code DISTINCT} or {@code FILTER}. The scan then
- * computes the aggregate's rows from the column batches it decodes, or from manifest statistics
- * where they answer (docs/sql.md, "EXPLAIN"). {@code AVG} arrives here as {@code SUM} and {@code
- * COUNT} with Calcite's division above, because {@link #REDUCE} rewrites it first as Calcite's own
- * planner would.
+ * Moves an aggregate into the {@link LakeTableScan} below it (directly, or through a project whose
+ * expressions the scan computes, {@link ScanExpressions}): {@code COUNT}, {@code SUM}, {@code MIN}
+ * and {@code MAX} over flat columns or over such expressions ({@code SUM(price * (1 - discount))}),
+ * with or without {@code GROUP BY} on columns, without {@code DISTINCT} or {@code FILTER}. The scan
+ * then computes the aggregate's rows from the column batches it decodes, or from manifest
+ * statistics where they answer (docs/sql.md, "EXPLAIN"). {@code AVG} arrives here as {@code SUM}
+ * and {@code COUNT} with Calcite's division above, because {@link #REDUCE} rewrites it first as
+ * Calcite's own planner would.
  */
 public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
   static final LakeAggregateScanRule DIRECT =
@@ -51,7 +52,7 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
                       .oneInput(
                           b1 ->
                               b1.operand(LogicalProject.class)
-                                  .predicate(LakeAggregateScanRule::picksColumns)
+                                  .predicate(LakeAggregateScanRule::computable)
                                   .oneInput(
                                       b2 ->
                                           b2.operand(LakeTableScan.class)
@@ -89,7 +90,7 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
                       .oneInput(
                           b1 ->
                               b1.operand(LogicalProject.class)
-                                  .predicate(LakeAggregateScanRule::picksColumns)
+                                  .predicate(LakeAggregateScanRule::computable)
                                   .oneInput(
                                       b2 ->
                                           b2.operand(LakeTableScan.class)
@@ -108,13 +109,69 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     return !scan.spec().aggregated() && !scan.spec().rowIds() && scan.spec().limit() < 0;
   }
 
-  private static boolean picksColumns(Project project) {
+  /** Whether the scan can compute every expression of the project from its columns. */
+  private static boolean computable(Project project) {
+    if (!project.getVariablesSet().isEmpty()) {
+      return false;
+    }
+    ScanExpressions translator =
+        new ScanExpressions(project.getInput().getRowType(), project.getCluster().getRexBuilder());
     for (RexNode node : project.getProjects()) {
-      if (!(node instanceof RexInputRef)) {
+      if (!(node instanceof RexInputRef) && translator.translate(node) == null) {
         return false;
       }
     }
-    return project.getVariablesSet().isEmpty();
+    return true;
+  }
+
+  /**
+   * The positions of the aggregate's input fields in the scan's columns then the computed ones: a
+   * project's expressions are computed, each once, in the order the aggregate first uses them.
+   */
+  private static final class Inputs {
+    private final Project project;
+    private final int width;
+    private final ScanExpressions translator;
+    private final java.util.Map<Integer, Integer> positions = new java.util.HashMap<>();
+    final List<dev.floe.planner.scan.ScanExpression> computed = new ArrayList<>();
+
+    Inputs(Project project, LakeTableScan scan) {
+      this.project = project;
+      this.width = scan.getRowType().getFieldCount();
+      this.translator =
+          project == null
+              ? null
+              : new ScanExpressions(scan.getRowType(), scan.getCluster().getRexBuilder());
+    }
+
+    /** The position of the aggregate's input field {@code field}. */
+    int position(int field) {
+      if (project == null) {
+        return field;
+      }
+      RexNode node = project.getProjects().get(field);
+      if (node instanceof RexInputRef ref) {
+        return ref.getIndex();
+      }
+      return positions.computeIfAbsent(
+          field,
+          f -> {
+            computed.add(translator.translate(node));
+            return width + computed.size() - 1;
+          });
+    }
+
+    /** Whether the field is a column of the scan (not computed). */
+    boolean isColumn(int field) {
+      return project == null || project.getProjects().get(field) instanceof RexInputRef;
+    }
+
+    /** The SQL type of the aggregate's input field {@code field}. */
+    RelDataType type(LakeTableScan scan, int field) {
+      return project == null
+          ? scan.getRowType().getFieldList().get(field).getType()
+          : project.getProjects().get(field).getType();
+    }
   }
 
   @Override
@@ -125,33 +182,29 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
       return;
     }
-    List<RelDataType> columnTypes = new ArrayList<>();
-    scan.getRowType().getFieldList().forEach(f -> columnTypes.add(f.getType()));
+    Inputs inputs = new Inputs(project, scan);
     List<Integer> groups = new ArrayList<>();
     for (int field : aggregate.getGroupSet()) {
-      int column = column(project, field);
-      if (!groupable(columnTypes.get(column).getSqlTypeName())) {
+      if (!inputs.isColumn(field) || !groupable(inputs.type(scan, field).getSqlTypeName())) {
         return;
       }
-      groups.add(column);
+      groups.add(inputs.position(field));
     }
     List<LakeAggregation.Call> calls = new ArrayList<>();
     for (AggregateCall aggregateCall : aggregate.getAggCallList()) {
-      LakeAggregation.Call lakeCall = translate(aggregateCall, project, columnTypes);
+      LakeAggregation.Call lakeCall = translate(aggregateCall, inputs, scan);
       if (lakeCall == null) {
         return;
       }
       calls.add(lakeCall);
     }
-    call.transformTo(scan.aggregating(new LakeAggregation(groups, calls), aggregate.getRowType()));
-  }
-
-  private static int column(Project project, int field) {
-    return project == null ? field : ((RexInputRef) project.getProjects().get(field)).getIndex();
+    call.transformTo(
+        scan.aggregating(
+            new LakeAggregation(groups, calls, inputs.computed), aggregate.getRowType()));
   }
 
   private static LakeAggregation.Call translate(
-      AggregateCall call, Project project, List<RelDataType> columnTypes) {
+      AggregateCall call, Inputs inputs, LakeTableScan scan) {
     if (call.isDistinct()
         || call.hasFilter()
         || call.isApproximate()
@@ -161,8 +214,15 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
       return null;
     }
     boolean noArg = call.getArgList().isEmpty();
-    int arg = noArg ? -1 : column(project, call.getArgList().get(0));
-    SqlTypeName argType = noArg ? null : columnTypes.get(arg).getSqlTypeName();
+    SqlTypeName argType =
+        noArg ? null : inputs.type(scan, call.getArgList().get(0)).getSqlTypeName();
+    if (!noArg
+        && !inputs.isColumn(call.getArgList().get(0))
+        && call.getAggregation().getKind() != SqlKind.COUNT
+        && adder(argType) == null) {
+      return null;
+    }
+    int arg = noArg ? -1 : inputs.position(call.getArgList().get(0));
     switch (call.getAggregation().getKind()) {
       case COUNT:
         if (noArg) {

@@ -200,7 +200,10 @@ public final class LakeTableScan extends TableScan {
     return terms;
   }
 
-  /** The aggregation as text: the group columns, then each call on its column. */
+  /**
+   * The aggregation as text: the group columns, then each call on its column or on the expression
+   * the scan computes for it.
+   */
   private String aggregateTerms(List<String> names) {
     LakeAggregation aggregation = spec.aggregation();
     if (aggregation == null) {
@@ -216,7 +219,15 @@ public final class LakeTableScan extends TableScan {
           call.kind() == LakeAggregation.Kind.COUNT_ROWS
               ? "COUNT"
               : call.kind() == LakeAggregation.Kind.SUM0 ? "$SUM0" : call.kind().name();
-      calls.add(function + "(" + (call.arg() < 0 ? "*" : names.get(call.arg())) + ")");
+      String arg;
+      if (call.arg() < 0) {
+        arg = "*";
+      } else if (call.arg() < names.size()) {
+        arg = names.get(call.arg());
+      } else {
+        arg = aggregation.computed().get(call.arg() - names.size()).describe(names);
+      }
+      calls.add(function + "(" + arg + ")");
     }
     if (groups.isEmpty()) {
       return calls.toString();

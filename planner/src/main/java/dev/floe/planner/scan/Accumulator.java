@@ -456,11 +456,22 @@ abstract class Accumulator {
     }
   }
 
-  /** A sum of DECIMAL values, exact as BigDecimal's. */
+  /**
+   * A sum of DECIMAL values, exact as BigDecimal's: values of a {@link ColumnVector.Kind#DECIMAL}
+   * vector are added as unscaled longs of their scale while they fit, the rest as BigDecimal; the
+   * result has the value and the scale (the largest of the values') of BigDecimal's sum in any
+   * order.
+   */
   static final class DecimalSum extends Accumulator {
     private final boolean zeroWhenEmpty;
     private BigDecimal sum = BigDecimal.ZERO;
     private boolean seen;
+
+    /** The unscaled sum of the values added as longs since the last {@link #flush}. */
+    private long small;
+
+    /** The scale of {@link #small}, or -1 when no value is held there. */
+    private int scale = -1;
 
     DecimalSum(boolean zeroWhenEmpty) {
       this.zeroWhenEmpty = zeroWhenEmpty;
@@ -474,17 +485,76 @@ abstract class Accumulator {
       }
     }
 
+    /** Adds an unscaled value of scale {@code valueScale}. */
+    private void plus(long value, int valueScale) {
+      if (scale != valueScale) {
+        flush();
+        scale = valueScale;
+      }
+      long result = small + value;
+      if (((small ^ result) & (value ^ result)) < 0) {
+        sum = sum.add(BigDecimal.valueOf(small, scale));
+        result = value;
+      }
+      small = result;
+    }
+
+    private void flush() {
+      if (scale >= 0) {
+        sum = sum.add(BigDecimal.valueOf(small, scale));
+        small = 0;
+        scale = -1;
+      }
+    }
+
+    @Override
+    void addAll(ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.DECIMAL) {
+        super.addAll(values, rows, n);
+        return;
+      }
+      long[] xs = values.longs;
+      int valueScale = values.scale;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          seen = true;
+          plus(xs[r], valueScale);
+        }
+      }
+    }
+
+    @Override
+    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind != ColumnVector.Kind.DECIMAL) {
+        super.addGrouped(group, groupOf, values, rows, n);
+        return;
+      }
+      long[] xs = values.longs;
+      int valueScale = values.scale;
+      for (int i = 0; i < n; i++) {
+        int r = row(rows, i);
+        if (!values.isNull(r)) {
+          DecimalSum acc = (DecimalSum) group[groupOf[i]];
+          acc.seen = true;
+          acc.plus(xs[r], valueScale);
+        }
+      }
+    }
+
     @Override
     void merge(Accumulator later) {
       DecimalSum other = (DecimalSum) later;
       if (other.seen) {
         seen = true;
+        other.flush();
         sum = sum.add(other.sum);
       }
     }
 
     @Override
     Object result() {
+      flush();
       return seen || zeroWhenEmpty ? sum : null;
     }
   }

@@ -2,6 +2,7 @@ package dev.floe.planner.scan;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -37,9 +38,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * opens the file, projects columns by field id, skips row groups by statistics, dictionaries and
  * bloom filters, and honours the task's split.
  *
- * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps and strings, with
- * Iceberg's promotions (int to long, float to double) and columns missing from older files; any
- * other column makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
+ * <p>Handles booleans, ints, longs, floats, doubles, dates, times, timestamps, strings and decimals
+ * of at most 18 digits stored as Parquet INT32 or INT64 (as Iceberg writes them), with Iceberg's
+ * promotions (int to long, float to double) and columns missing from older files; any other column
+ * makes the reader {@link #decodes() decode nothing}, and the task is read row by row.
  *
  * <p>Definition levels and dictionary ids are decoded a run at a time ({@link HybridDecoder}).
  * Asked {@link #intoVectors()}, the reader fills primitive {@link ColumnVector}s instead of boxed
@@ -88,7 +90,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     if (decodes()) {
       vectors = new ColumnVector[columns.length];
       for (int c = 0; c < columns.length; c++) {
-        vectors[c] = new ColumnVector(columns[c].kind);
+        vectors[c] = new ColumnVector(columns[c].kind, columns[c].scale);
         columns[c].vectors = true;
       }
     }
@@ -121,7 +123,13 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           decoding = Decoding.of(field.type(), descriptor);
         }
       }
-      columns[i] = new Column(decoding, descriptor, constant, ColumnVector.kindOf(field.type()));
+      columns[i] =
+          new Column(
+              decoding,
+              descriptor,
+              constant,
+              ColumnVector.kindOf(field.type()),
+              field.type() instanceof Types.DecimalType decimal ? decimal.scale() : 0);
     }
     return new BatchReader(columns);
   }
@@ -237,7 +245,11 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     FLOAT,
     FLOAT_TO_DOUBLE,
     DOUBLE,
-    STRING;
+    STRING,
+    /** A DECIMAL stored as INT32 unscaled values. */
+    DECIMAL_INT,
+    /** A DECIMAL stored as INT64 unscaled values. */
+    DECIMAL_LONG;
 
     /** The Iceberg types this reader produces values for, or null. */
     static Type.TypeID supportedType(Type type) {
@@ -253,6 +265,10 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
         case TIMESTAMP_NANO:
         case STRING:
           return type.typeId();
+        case DECIMAL:
+          return ((Types.DecimalType) type).precision() <= ColumnVector.MAX_LONG_PRECISION
+              ? type.typeId()
+              : null;
         default:
           return null;
       }
@@ -271,6 +287,9 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           }
           break;
         case INT32:
+          if (decimal(type, logical)) {
+            return DECIMAL_INT;
+          }
           if (type.typeId() == Type.TypeID.INTEGER || type.typeId() == Type.TypeID.DATE) {
             return INT;
           }
@@ -279,6 +298,9 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           }
           break;
         case INT64:
+          if (decimal(type, logical)) {
+            return DECIMAL_LONG;
+          }
           if (type.typeId() == Type.TypeID.LONG) {
             return LONG;
           }
@@ -329,6 +351,14 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
       }
       throw new Unsupported();
     }
+
+    /** Whether a DECIMAL column's file values are unscaled integers of its scale. */
+    private static boolean decimal(Type type, LogicalTypeAnnotation logical) {
+      return type instanceof Types.DecimalType decimal
+          && logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation annotation
+          && annotation.getScale() == decimal.scale()
+          && annotation.getPrecision() <= decimal.precision();
+    }
   }
 
   /** One column's decoding state, carried from page to page within a row group. */
@@ -337,6 +367,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     private final ColumnDescriptor descriptor;
     private final Object constant;
     private final ColumnVector.Kind kind;
+    private final int scale;
     private final int maxDefinition;
     private boolean vectors;
     private boolean[] dictionaryBooleans;
@@ -357,11 +388,16 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
     private ByteBuffer plain;
 
     Column(
-        Decoding decoding, ColumnDescriptor descriptor, Object constant, ColumnVector.Kind kind) {
+        Decoding decoding,
+        ColumnDescriptor descriptor,
+        Object constant,
+        ColumnVector.Kind kind,
+        int scale) {
       this.decoding = decoding;
       this.descriptor = descriptor;
       this.constant = constant;
       this.kind = kind;
+      this.scale = scale;
       this.maxDefinition = descriptor == null ? 0 : descriptor.getMaxDefinitionLevel();
     }
 
@@ -412,6 +448,15 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           dictionaryLongs = new long[size];
           for (int i = 0; i < size; i++) {
             dictionaryLongs[i] = (Long) fromDictionary(parquetDictionary, i);
+          }
+          break;
+        case DECIMAL:
+          dictionaryLongs = new long[size];
+          for (int i = 0; i < size; i++) {
+            dictionaryLongs[i] =
+                decoding == Decoding.DECIMAL_INT
+                    ? parquetDictionary.decodeToInt(i)
+                    : parquetDictionary.decodeToLong(i);
           }
           break;
         case FLOAT:
@@ -503,6 +548,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
               return;
             }
           case LONG:
+          case DECIMAL_LONG:
             {
               ByteBuffer in = plain;
               int at = in.position();
@@ -551,6 +597,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
               return;
             }
           case LONG:
+          case DECIMAL:
             {
               long[] values = dictionaryLongs;
               long[] into = out.longs;
@@ -591,6 +638,7 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
             out.ints[row] = dictionaryInts[id];
             return;
           case LONG:
+          case DECIMAL:
             out.longs[row] = dictionaryLongs[id];
             return;
           case FLOAT:
@@ -640,6 +688,12 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
         case STRING:
           out.objects[row] = valuesReader.readBytes().toStringUsingUTF8();
           return;
+        case DECIMAL_INT:
+          out.longs[row] = plain != null ? plain.getInt() : valuesReader.readInteger();
+          return;
+        case DECIMAL_LONG:
+          out.longs[row] = plain != null ? plain.getLong() : valuesReader.readLong();
+          return;
         default:
           throw new IllegalStateException("Cannot decode " + decoding);
       }
@@ -665,6 +719,10 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           return values.decodeToDouble(id);
         case STRING:
           return values.decodeToBinary(id).toStringUsingUTF8();
+        case DECIMAL_INT:
+          return BigDecimal.valueOf(values.decodeToInt(id), scale);
+        case DECIMAL_LONG:
+          return BigDecimal.valueOf(values.decodeToLong(id), scale);
         default:
           throw new IllegalStateException("No dictionary for " + decoding);
       }
@@ -738,6 +796,10 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
               double v = plain.getDouble();
               return v;
             }
+          case DECIMAL_INT:
+            return BigDecimal.valueOf(plain.getInt(), scale);
+          case DECIMAL_LONG:
+            return BigDecimal.valueOf(plain.getLong(), scale);
           default:
             break;
         }
@@ -761,6 +823,10 @@ final class BatchReader implements VectorizedReader<ColumnBatch> {
           return valuesReader.readDouble();
         case STRING:
           return valuesReader.readBytes().toStringUsingUTF8();
+        case DECIMAL_INT:
+          return BigDecimal.valueOf(valuesReader.readInteger(), scale);
+        case DECIMAL_LONG:
+          return BigDecimal.valueOf(valuesReader.readLong(), scale);
         default:
           throw new IllegalStateException("Cannot decode " + decoding);
       }

@@ -1,13 +1,17 @@
 package dev.floe.planner.scan;
 
+import java.math.BigDecimal;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 
 /**
  * One column of a batch decoded into a primitive array where its type allows (no object per value):
  * BOOLEAN in {@link #booleans}, INTEGER and DATE in {@link #ints}, BIGINT, TIME and TIMESTAMP in
- * {@link #longs}, REAL in {@link #floats}, DOUBLE in {@link #doubles}, strings in {@link #objects}.
- * Row {@code r} is NULL when {@link #anyNull} and {@code nulls[r]}; the primitive slot of a NULL
- * holds no meaningful value. {@link #get} gives a value in the form Calcite's runtime holds.
+ * {@link #longs}, REAL in {@link #floats}, DOUBLE in {@link #doubles}, DECIMAL of at most {@link
+ * #MAX_LONG_PRECISION} digits as unscaled values in {@link #longs} (with {@link #scale}), strings
+ * and wider decimals in {@link #objects}. Row {@code r} is NULL when {@link #anyNull} and {@code
+ * nulls[r]}; the primitive slot of a NULL holds no meaningful value. {@link #get} gives a value in
+ * the form Calcite's runtime holds.
  */
 final class ColumnVector {
   /** Which array holds the values. */
@@ -17,10 +21,19 @@ final class ColumnVector {
     LONG,
     FLOAT,
     DOUBLE,
+    /** DECIMAL as unscaled longs of the vector's {@link #scale}. */
+    DECIMAL,
     OBJECT
   }
 
+  /** The most digits of a DECIMAL held as unscaled longs. */
+  static final int MAX_LONG_PRECISION = 18;
+
   final Kind kind;
+
+  /** For {@link Kind#DECIMAL}, the scale of the unscaled values; else 0. */
+  final int scale;
+
   boolean[] booleans;
   int[] ints;
   long[] longs;
@@ -31,7 +44,18 @@ final class ColumnVector {
   boolean anyNull;
 
   ColumnVector(Kind kind) {
+    this(kind, 0);
+  }
+
+  ColumnVector(Kind kind, int scale) {
     this.kind = kind;
+    this.scale = scale;
+  }
+
+  /** An empty vector for values of an Iceberg type. */
+  static ColumnVector of(Type type) {
+    Kind kind = kindOf(type);
+    return new ColumnVector(kind, kind == Kind.DECIMAL ? ((Types.DecimalType) type).scale() : 0);
   }
 
   /** The kind of vector that holds values of an Iceberg type. */
@@ -51,6 +75,10 @@ final class ColumnVector {
         return Kind.FLOAT;
       case DOUBLE:
         return Kind.DOUBLE;
+      case DECIMAL:
+        return ((Types.DecimalType) type).precision() <= MAX_LONG_PRECISION
+            ? Kind.DECIMAL
+            : Kind.OBJECT;
       default:
         return Kind.OBJECT;
     }
@@ -76,6 +104,7 @@ final class ColumnVector {
         }
         break;
       case LONG:
+      case DECIMAL:
         if (longs == null || longs.length < rows) {
           longs = new long[rows];
         }
@@ -119,6 +148,8 @@ final class ColumnVector {
         return floats[row];
       case DOUBLE:
         return doubles[row];
+      case DECIMAL:
+        return BigDecimal.valueOf(longs[row], scale);
       default:
         return objects[row];
     }
@@ -153,6 +184,9 @@ final class ColumnVector {
         break;
       case DOUBLE:
         doubles[row] = (Double) value;
+        break;
+      case DECIMAL:
+        longs[row] = ((BigDecimal) value).setScale(scale).unscaledValue().longValueExact();
         break;
       default:
         objects[row] = value;

@@ -24,12 +24,27 @@ import org.apache.iceberg.types.Type;
  */
 final class GroupTable implements TaskReader.RowSink {
   private final List<Call> calls;
+
+  /** The number of the scan's columns; computed columns follow them. */
+  private final int width;
+
+  private final ScanExpression[] expressions;
+
+  /** Each computed column's vector evaluator, created by the first batch. */
+  private final ExpressionColumn[] computers;
+
+  /** The scan's columns then the computed ones, for the batch at hand. */
+  private ColumnVector[] extended;
+
   private final int[] args;
   private final Type[] argTypes;
   private final int[] groups;
 
   /** For one group column held in a primitive vector, its kind; else null. */
   private final ColumnVector.Kind primitiveKey;
+
+  /** For one DECIMAL group column held in a primitive vector, its scale. */
+  private final int keyScale;
 
   /** The groups' keys in the order first met: the value for one group column, else a list. */
   private Object[] keys = new Object[16];
@@ -55,7 +70,15 @@ final class GroupTable implements TaskReader.RowSink {
    * @param aggregation what to compute
    * @param columnTypes the Iceberg types of the scan's columns
    */
-  GroupTable(LakeAggregation aggregation, Type[] columnTypes) {
+  GroupTable(LakeAggregation aggregation, Type[] scanColumnTypes) {
+    this.width = scanColumnTypes.length;
+    List<ScanExpression> computed = aggregation.computed();
+    this.expressions = computed.toArray(new ScanExpression[0]);
+    this.computers = new ExpressionColumn[expressions.length];
+    Type[] columnTypes = Arrays.copyOf(scanColumnTypes, width + expressions.length);
+    for (int i = 0; i < expressions.length; i++) {
+      columnTypes[width + i] = icebergType(expressions[i]);
+    }
     this.calls = aggregation.calls();
     this.args = new int[calls.size()];
     this.argTypes = new Type[calls.size()];
@@ -71,6 +94,10 @@ final class GroupTable implements TaskReader.RowSink {
     ColumnVector.Kind kind =
         groups.length == 1 ? ColumnVector.kindOf(columnTypes[groups[0]]) : ColumnVector.Kind.OBJECT;
     this.primitiveKey = kind == ColumnVector.Kind.OBJECT ? null : kind;
+    this.keyScale =
+        kind == ColumnVector.Kind.DECIMAL
+            ? ((org.apache.iceberg.types.Types.DecimalType) columnTypes[groups[0]]).scale()
+            : 0;
     this.byBits = primitiveKey == null ? null : new PrimitiveGroups();
     this.byKey = groups.length == 0 || primitiveKey != null ? null : new HashMap<>();
     if (groups.length == 0) {
@@ -126,6 +153,8 @@ final class GroupTable implements TaskReader.RowSink {
         return (Long) key;
       case FLOAT:
         return Float.floatToIntBits((Float) key);
+      case DECIMAL:
+        return ((java.math.BigDecimal) key).setScale(keyScale).unscaledValue().longValueExact();
       default:
         return Double.doubleToLongBits((Double) key);
     }
@@ -146,12 +175,40 @@ final class GroupTable implements TaskReader.RowSink {
     return values.length == 1 ? values[0] : Arrays.asList(values.clone());
   }
 
+  /** The Iceberg type of a computed column's values (for choosing accumulators). */
+  private static Type icebergType(ScanExpression expression) {
+    switch (expression.type()) {
+      case INT:
+        return org.apache.iceberg.types.Types.IntegerType.get();
+      case LONG:
+        return org.apache.iceberg.types.Types.LongType.get();
+      case DOUBLE:
+        return org.apache.iceberg.types.Types.DoubleType.get();
+      default:
+        return org.apache.iceberg.types.Types.DecimalType.of(38, expression.scale());
+    }
+  }
+
   @Override
-  public void batch(ColumnVector[] columns, int[] rows, int count) {
+  public void batch(ColumnVector[] scanColumns, int[] rows, int count) {
     if (count == 0) {
       // A batch none of whose rows is live (deleted, or left out by the filter): nothing to add,
       // and with group columns no group may exist yet to add it to.
       return;
+    }
+    ColumnVector[] columns = scanColumns;
+    if (expressions.length > 0) {
+      if (extended == null) {
+        extended = new ColumnVector[width + expressions.length];
+        for (int i = 0; i < expressions.length; i++) {
+          computers[i] = new ExpressionColumn(expressions[i]);
+        }
+      }
+      System.arraycopy(scanColumns, 0, extended, 0, width);
+      for (int i = 0; i < expressions.length; i++) {
+        extended[width + i] = computers[i].compute(scanColumns, rows, count);
+      }
+      columns = extended;
     }
     if (groups.length == 0) {
       for (int c = 0; c < accumulators.length; c++) {
@@ -164,6 +221,8 @@ final class GroupTable implements TaskReader.RowSink {
     }
     if (byBits != null) {
       primitiveGroups(columns[groups[0]], rows, count);
+    } else if (objectsOnly(columns)) {
+      objectGroups(columns, rows, count);
     } else {
       for (int i = 0; i < count; i++) {
         int row = rows == null ? i : rows[i];
@@ -183,6 +242,75 @@ final class GroupTable implements TaskReader.RowSink {
     for (int c = 0; c < accumulators.length; c++) {
       Accumulator[] column = accumulators[c];
       column[0].addGrouped(column, groupOf, args[c] < 0 ? null : columns[args[c]], rows, count);
+    }
+  }
+
+  /** Whether every group column of the batch holds objects (strings, wide decimals). */
+  private boolean objectsOnly(ColumnVector[] columns) {
+    for (int group : groups) {
+      if (columns[group].kind != ColumnVector.Kind.OBJECT) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Slots of {@link #seen}: a power of two. */
+  private static final int SEEN_SLOTS = 256;
+
+  /**
+   * Group values met lately, by identity: a decoder hands out one object per dictionary entry, so
+   * the rows of a column chunk repeat the same few objects, and a row whose values are those very
+   * objects is of the same group without hashing or comparing them. {@code seen[s * n + g]} is
+   * group column {@code g}'s value in slot {@code s}, whose group number is {@code seenGroup[s]}
+   * (-1: empty).
+   */
+  private Object[] seen;
+
+  private int[] seenGroup;
+
+  /** Numbers the rows' groups when every group column holds objects. */
+  private void objectGroups(ColumnVector[] columns, int[] rows, int count) {
+    int n = groups.length;
+    if (seen == null) {
+      seen = new Object[SEEN_SLOTS * n];
+      seenGroup = new int[SEEN_SLOTS];
+      Arrays.fill(seenGroup, -1);
+    }
+    Object[][] vectors = new Object[n][];
+    boolean[][] nulls = new boolean[n][];
+    for (int g = 0; g < n; g++) {
+      vectors[g] = columns[groups[g]].objects;
+      nulls[g] = columns[groups[g]].anyNull ? columns[groups[g]].nulls : null;
+    }
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      int hash = 0;
+      for (int g = 0; g < n; g++) {
+        Object value = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+        hash = hash * 31 + System.identityHashCode(value);
+      }
+      int slot = (hash ^ (hash >>> 16)) & (SEEN_SLOTS - 1);
+      int group = seenGroup[slot];
+      if (group >= 0) {
+        for (int g = 0; g < n; g++) {
+          Object value = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+          if (seen[slot * n + g] != value) {
+            group = -1;
+            break;
+          }
+        }
+      }
+      if (group < 0) {
+        Object[] values = new Object[n];
+        for (int g = 0; g < n; g++) {
+          values[g] = nulls[g] != null && nulls[g][row] ? null : vectors[g][row];
+        }
+        group = number(n == 1 ? values[0] : Arrays.asList(values));
+        System.arraycopy(values, 0, seen, slot * n, n);
+        seenGroup[slot] = group;
+      }
+      groupOf[i] = group;
     }
   }
 
@@ -211,6 +339,7 @@ final class GroupTable implements TaskReader.RowSink {
           bits = key.ints[row];
           break;
         case LONG:
+        case DECIMAL:
           bits = key.longs[row];
           break;
         case DOUBLE:
@@ -234,7 +363,14 @@ final class GroupTable implements TaskReader.RowSink {
   }
 
   @Override
-  public void row(Object[] row) {
+  public void row(Object[] scanRow) {
+    Object[] row = scanRow;
+    if (expressions.length > 0) {
+      row = Arrays.copyOf(scanRow, width + expressions.length);
+      for (int i = 0; i < expressions.length; i++) {
+        row[width + i] = expressions[i].evaluate(c -> scanRow[c]);
+      }
+    }
     Object key;
     if (groups.length == 0) {
       key = null;

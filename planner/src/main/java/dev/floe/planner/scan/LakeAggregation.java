@@ -5,12 +5,16 @@ import java.util.List;
 /**
  * What an aggregating scan computes from the rows it would otherwise emit: one row per group of the
  * group columns (one row in all without them), holding the group values, then each call's result.
- * Positions refer to the scan's own columns ({@link LakeScanSpec#columns()}).
+ * Positions refer to the scan's own columns ({@link LakeScanSpec#columns()}), then to the computed
+ * columns: position {@code columns().size() + i} is {@code computed().get(i)}, computed from each
+ * live row.
  *
- * @param groups the positions of the columns grouped by
+ * @param groups the positions of the columns grouped by (scan columns only)
  * @param calls the aggregate calls, in output order after the group values
+ * @param computed the expressions aggregate calls take as arguments, in position order
  */
-public record LakeAggregation(List<Integer> groups, List<Call> calls) {
+public record LakeAggregation(
+    List<Integer> groups, List<Call> calls, List<ScanExpression> computed) {
   /** The aggregate functions a scan computes. */
   public enum Kind {
     /** {@code COUNT(*)}: every row. */
@@ -47,6 +51,12 @@ public record LakeAggregation(List<Integer> groups, List<Call> calls) {
   public LakeAggregation {
     groups = List.copyOf(groups);
     calls = List.copyOf(calls);
+    computed = List.copyOf(computed);
+  }
+
+  /** An aggregation of the scan's columns alone. */
+  public LakeAggregation(List<Integer> groups, List<Call> calls) {
+    this(groups, calls, List.of());
   }
 
   /**
@@ -54,6 +64,9 @@ public record LakeAggregation(List<Integer> groups, List<Call> calls) {
    * filter selects whole): counts, minimums and maximums; sums need the values.
    */
   public boolean answerableFromMetadata() {
+    if (!computed.isEmpty()) {
+      return false;
+    }
     for (Call call : calls) {
       if (call.kind() == Kind.SUM || call.kind() == Kind.SUM0) {
         return false;

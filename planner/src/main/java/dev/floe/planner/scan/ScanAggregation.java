@@ -325,6 +325,11 @@ final class ScanAggregation {
               : ValueConverter.toCalcite(columnTypes[groups.get(g)]).convert(value);
     }
     List<Call> calls = aggregation.calls();
+    for (Call call : calls) {
+      if (call.arg() >= fieldIds.length) {
+        return null; // a computed argument: the values are needed
+      }
+    }
     GroupTable table = newTable();
     Accumulator[] accumulators = table.group(table.key(groupValues));
     for (int c = 0; c < calls.size(); c++) {

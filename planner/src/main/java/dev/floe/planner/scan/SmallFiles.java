@@ -139,13 +139,13 @@ final class SmallFiles {
     ColumnVector[] vectors = new ColumnVector[batch.vectors.length];
     for (int c = 0; c < vectors.length; c++) {
       ColumnVector from = batch.vectors[c];
-      ColumnVector to = new ColumnVector(from.kind);
+      ColumnVector to = new ColumnVector(from.kind, from.scale);
       to.anyNull = from.anyNull;
       to.nulls = from.anyNull ? java.util.Arrays.copyOf(from.nulls, rows) : new boolean[rows];
       switch (from.kind) {
         case BOOLEAN -> to.booleans = java.util.Arrays.copyOf(from.booleans, rows);
         case INT -> to.ints = java.util.Arrays.copyOf(from.ints, rows);
-        case LONG -> to.longs = java.util.Arrays.copyOf(from.longs, rows);
+        case LONG, DECIMAL -> to.longs = java.util.Arrays.copyOf(from.longs, rows);
         case FLOAT -> to.floats = java.util.Arrays.copyOf(from.floats, rows);
         case DOUBLE -> to.doubles = java.util.Arrays.copyOf(from.doubles, rows);
         default -> to.objects = java.util.Arrays.copyOf(from.objects, rows);
@@ -163,7 +163,7 @@ final class SmallFiles {
       switch (vector.kind) {
         case BOOLEAN -> bytes += batch.size;
         case INT, FLOAT -> bytes += 4L * batch.size;
-        case LONG, DOUBLE -> bytes += 8L * batch.size;
+        case LONG, DOUBLE, DECIMAL -> bytes += 8L * batch.size;
         default -> {
           for (int row = 0; row < batch.size; row++) {
             bytes += 8 + weighValue(vector.objects[row]);

@@ -269,6 +269,25 @@ final class VectorFilter {
           compare = comparison(op, (v, r) -> Double.compare(v[c].doubles[r], x));
           break;
         }
+      case DECIMAL:
+        {
+          // the literal as an unscaled value of the column's scale, when it is one exactly
+          if (!(literal instanceof java.math.BigDecimal decimal)) {
+            return null;
+          }
+          long x;
+          try {
+            x =
+                decimal
+                    .setScale(((Types.DecimalType) fields.get(c).type()).scale())
+                    .unscaledValue()
+                    .longValueExact();
+          } catch (ArithmeticException notExact) {
+            return null;
+          }
+          compare = comparison(op, (v, r) -> Long.compare(v[c].longs[r], x));
+          break;
+        }
       default:
         return null;
     }

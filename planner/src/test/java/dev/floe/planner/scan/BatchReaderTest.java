@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -66,7 +67,9 @@ class BatchReaderTest {
           Types.NestedField.optional(7, "dt", Types.DateType.get()),
           Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
           Types.NestedField.optional(9, "tz", Types.TimestampType.withZone()),
-          Types.NestedField.optional(10, "t", Types.TimeType.get()));
+          Types.NestedField.optional(10, "t", Types.TimeType.get()),
+          Types.NestedField.optional(11, "m", Types.DecimalType.of(15, 2)),
+          Types.NestedField.optional(12, "n", Types.DecimalType.of(7, 3)));
 
   @ParameterizedTest(name = "pages {0}, dictionary bytes {1}, filtered {2}")
   @CsvSource({
@@ -205,10 +208,34 @@ class BatchReaderTest {
             .named("table");
     assertThat(BatchReader.create(schema, int96, Map.of()).decodes()).isFalse();
     assertThat(BatchReader.create(schema, micros, Map.of()).decodes()).isTrue();
+    // DECIMAL: up to 18 digits stored as INT32 or INT64; wider, or stored as bytes, row by row
     assertThat(
             BatchReader.canRead(
                 new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)))))
+        .isTrue();
+    assertThat(
+            BatchReader.canRead(
+                new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(20, 2)))))
         .isFalse();
+    Schema amount =
+        new Schema(Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)));
+    MessageType fixed =
+        org.apache.parquet.schema.Types.buildMessage()
+            .optional(PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+            .length(5)
+            .as(LogicalTypeAnnotation.decimalType(2, 10))
+            .id(3)
+            .named("amount")
+            .named("table");
+    MessageType int64 =
+        org.apache.parquet.schema.Types.buildMessage()
+            .optional(PrimitiveType.PrimitiveTypeName.INT64)
+            .as(LogicalTypeAnnotation.decimalType(2, 10))
+            .id(3)
+            .named("amount")
+            .named("table");
+    assertThat(BatchReader.create(amount, fixed, Map.of()).decodes()).isFalse();
+    assertThat(BatchReader.create(amount, int64, Map.of()).decodes()).isTrue();
   }
 
   private static List<List<Object>> read(
@@ -293,6 +320,8 @@ class BatchReaderTest {
     r.setField(
         "t",
         i % 37 == 0 ? null : LocalTime.ofNanoOfDay((i * 14_400_000_001L) % 86_400_000_000L * 1000));
+    r.setField("m", i % 43 == 0 ? null : BigDecimal.valueOf(i * 123_457L - 400_000_000L, 2));
+    r.setField("n", i % 41 == 0 ? null : BigDecimal.valueOf(i % 500 - 250, 3));
     return r;
   }
 
@@ -314,6 +343,8 @@ class BatchReaderTest {
         tz == null ? null : micros(tz.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
     LocalTime time = (LocalTime) r.getField("t");
     values.add(time == null ? null : time.toNanoOfDay() / 1000);
+    values.add(r.getField("m"));
+    values.add(r.getField("n"));
     return values;
   }
 

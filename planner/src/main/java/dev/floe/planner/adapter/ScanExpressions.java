@@ -1,0 +1,363 @@
+package dev.floe.planner.adapter;
+
+import dev.floe.planner.scan.ScanExpression;
+import dev.floe.planner.scan.ScanExpression.Op;
+import dev.floe.planner.scan.ScanExpression.Type;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * Translates the expressions of a project over a scan into {@link ScanExpression}s the aggregating
+ * scan computes, or says it cannot: arithmetic ({@code + - *} on INTEGER, BIGINT, DOUBLE and
+ * DECIMAL, {@code /} on DOUBLE), widening casts, and {@code CASE WHEN} whose conditions compare
+ * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}). Anything
+ * else (strings, dates, functions, DECIMAL division, a DECIMAL whose scale is not BigDecimal's)
+ * stays with Calcite's generated code.
+ */
+final class ScanExpressions {
+  private final RelDataType input;
+  private final RexBuilder rexBuilder;
+
+  /**
+   * @param input the scan's row type
+   * @param rexBuilder for expanding {@code SEARCH} into comparisons
+   */
+  ScanExpressions(RelDataType input, RexBuilder rexBuilder) {
+    this.input = input;
+    this.rexBuilder = rexBuilder;
+  }
+
+  /** The expression the scan computes for {@code node}, or null when it does not compute it. */
+  ScanExpression translate(RexNode node) {
+    return value(node);
+  }
+
+  /** The value type of a SQL type, or null. */
+  private static Type type(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case INTEGER:
+        return Type.INT;
+      case BIGINT:
+        return Type.LONG;
+      case DOUBLE:
+        return Type.DOUBLE;
+      case DECIMAL:
+        return Type.DECIMAL;
+      case BOOLEAN:
+        return Type.BOOLEAN;
+      default:
+        return null;
+    }
+  }
+
+  private static int precision(RelDataType type) {
+    return type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        ? type.getPrecision()
+        : 0;
+  }
+
+  private static int scale(RelDataType type) {
+    return type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL
+        ? type.getScale()
+        : 0;
+  }
+
+  /** The digits before the point a value of this type may have. */
+  private static int integerDigits(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+      case INTEGER:
+        return 10;
+      case BIGINT:
+        return 19;
+      case DECIMAL:
+        return type.getPrecision() - type.getScale();
+      default:
+        return Integer.MAX_VALUE;
+    }
+  }
+
+  private ScanExpression value(RexNode node) {
+    Type type = type(node.getType());
+    if (type == null || type == Type.BOOLEAN) {
+      return null;
+    }
+    int scale = scale(node.getType());
+    if (node instanceof RexInputRef ref) {
+      RelDataType columnType = input.getFieldList().get(ref.getIndex()).getType();
+      if (type(columnType) != type || scale(columnType) != scale) {
+        return null;
+      }
+      return ScanExpression.column(ref.getIndex(), type, precision(node.getType()), scale);
+    }
+    if (node instanceof RexLiteral literal) {
+      return literal(literal, type, precision(node.getType()), scale);
+    }
+    if (!(node instanceof RexCall call)) {
+      return null;
+    }
+    switch (call.getKind()) {
+      case PLUS:
+      case MINUS:
+      case TIMES:
+      case DIVIDE:
+      case CHECKED_PLUS:
+      case CHECKED_MINUS:
+      case CHECKED_TIMES:
+        return arithmetic(call, type, scale);
+      case CAST:
+        return cast(call, type, scale);
+      case CASE:
+        return caseWhen(call, type, scale);
+      default:
+        return null;
+    }
+  }
+
+  private static ScanExpression literal(RexLiteral literal, Type type, int precision, int scale) {
+    if (literal.isNull()) {
+      return null;
+    }
+    switch (type) {
+      case INT:
+        return ScanExpression.literal(literal.getValueAs(Integer.class), type, 0, 0);
+      case LONG:
+        return ScanExpression.literal(literal.getValueAs(Long.class), type, 0, 0);
+      case DOUBLE:
+        return ScanExpression.literal(literal.getValueAs(Double.class), type, 0, 0);
+      default:
+        {
+          BigDecimal value = literal.getValueAs(BigDecimal.class);
+          if (value == null || value.scale() != scale) {
+            return null;
+          }
+          return ScanExpression.literal(value, type, precision, scale);
+        }
+    }
+  }
+
+  private static Op arithmeticOp(SqlKind kind) {
+    switch (kind) {
+      case PLUS:
+      case CHECKED_PLUS:
+        return Op.PLUS;
+      case MINUS:
+      case CHECKED_MINUS:
+        return Op.MINUS;
+      case TIMES:
+      case CHECKED_TIMES:
+        return Op.TIMES;
+      default:
+        return Op.DIVIDE;
+    }
+  }
+
+  private ScanExpression arithmetic(RexCall call, Type type, int scale) {
+    Op op = arithmeticOp(call.getKind());
+    ScanExpression a = value(call.getOperands().get(0));
+    ScanExpression b = value(call.getOperands().get(1));
+    if (a == null || b == null) {
+      return null;
+    }
+    switch (type) {
+      case INT:
+        if (op == Op.DIVIDE || a.type() != Type.INT || b.type() != Type.INT) {
+          return null;
+        }
+        break;
+      case LONG:
+        if (op == Op.DIVIDE || !integer(a) || !integer(b)) {
+          return null;
+        }
+        break;
+      case DOUBLE:
+        if (a.type() == Type.DECIMAL || b.type() == Type.DECIMAL) {
+          return null;
+        }
+        break;
+      default:
+        {
+          if (op == Op.DIVIDE || a.type() == Type.DOUBLE || b.type() == Type.DOUBLE) {
+            return null;
+          }
+          int natural = op == Op.TIMES ? a.scale() + b.scale() : Math.max(a.scale(), b.scale());
+          if (natural != scale) {
+            return null;
+          }
+          break;
+        }
+    }
+    return ScanExpression.call(op, type, precision(call.getType()), scale, List.of(a, b));
+  }
+
+  private static boolean integer(ScanExpression e) {
+    return e.type() == Type.INT || e.type() == Type.LONG;
+  }
+
+  private ScanExpression cast(RexCall call, Type type, int scale) {
+    RexNode operand = call.getOperands().get(0);
+    ScanExpression from = value(operand);
+    if (from == null) {
+      return null;
+    }
+    RelDataType fromType = operand.getType();
+    if (from.type() == type && from.scale() == scale) {
+      if (type == Type.DECIMAL && integerDigits(call.getType()) < integerDigits(fromType)) {
+        return null; // a narrowing cast may fail
+      }
+      return from;
+    }
+    switch (type) {
+      case LONG:
+        if (from.type() != Type.INT) {
+          return null;
+        }
+        break;
+      case DOUBLE:
+        if (!integer(from)) {
+          return null;
+        }
+        break;
+      case DECIMAL:
+        if (from.type() == Type.DOUBLE
+            || scale < from.scale()
+            || integerDigits(call.getType()) < integerDigits(fromType)) {
+          return null;
+        }
+        break;
+      default:
+        return null;
+    }
+    return ScanExpression.call(Op.CAST, type, precision(call.getType()), scale, List.of(from));
+  }
+
+  private ScanExpression caseWhen(RexCall call, Type type, int scale) {
+    List<RexNode> operands = call.getOperands();
+    List<ScanExpression> translated = new ArrayList<>();
+    for (int i = 0; i + 1 < operands.size(); i += 2) {
+      ScanExpression when = condition(operands.get(i));
+      ScanExpression then = branch(operands.get(i + 1), type, scale);
+      if (when == null || then == null) {
+        return null;
+      }
+      translated.add(when);
+      translated.add(then);
+    }
+    RexNode otherwise = operands.get(operands.size() - 1);
+    if (!(otherwise instanceof RexLiteral literal && literal.isNull())) {
+      ScanExpression value = branch(otherwise, type, scale);
+      if (value == null) {
+        return null;
+      }
+      translated.add(value);
+    }
+    return ScanExpression.call(Op.CASE, type, precision(call.getType()), scale, translated);
+  }
+
+  /** A CASE branch's value, which must be of the CASE's own type. */
+  private ScanExpression branch(RexNode node, Type type, int scale) {
+    ScanExpression value = value(node);
+    return value != null && value.type() == type && value.scale() == scale ? value : null;
+  }
+
+  private ScanExpression condition(RexNode node) {
+    if (node.getKind() == SqlKind.SEARCH) {
+      node = RexUtil.expandSearch(rexBuilder, null, node);
+    }
+    if (!(node instanceof RexCall call)) {
+      return null;
+    }
+    switch (call.getKind()) {
+      case AND:
+      case OR:
+        {
+          List<ScanExpression> parts = new ArrayList<>();
+          for (RexNode operand : call.getOperands()) {
+            ScanExpression part = condition(operand);
+            if (part == null) {
+              return null;
+            }
+            parts.add(part);
+          }
+          return ScanExpression.call(
+              call.getKind() == SqlKind.AND ? Op.AND : Op.OR, Type.BOOLEAN, 0, 0, parts);
+        }
+      case IS_NULL:
+      case IS_NOT_NULL:
+        {
+          ScanExpression operand = simple(call.getOperands().get(0));
+          if (operand == null) {
+            return null;
+          }
+          return ScanExpression.call(
+              call.getKind() == SqlKind.IS_NULL ? Op.IS_NULL : Op.IS_NOT_NULL,
+              Type.BOOLEAN,
+              0,
+              0,
+              List.of(operand));
+        }
+      case LESS_THAN:
+      case LESS_THAN_OR_EQUAL:
+      case GREATER_THAN:
+      case GREATER_THAN_OR_EQUAL:
+      case EQUALS:
+      case NOT_EQUALS:
+        {
+          ScanExpression a = simple(call.getOperands().get(0));
+          ScanExpression b = simple(call.getOperands().get(1));
+          if (a == null || b == null) {
+            return null;
+          }
+          boolean floating = a.type() == Type.DOUBLE || b.type() == Type.DOUBLE;
+          if (floating
+              && (a.type() == Type.DECIMAL
+                  || b.type() == Type.DECIMAL
+                  || call.getKind() == SqlKind.EQUALS
+                  || call.getKind() == SqlKind.NOT_EQUALS)) {
+            return null;
+          }
+          return ScanExpression.call(comparison(call.getKind()), Type.BOOLEAN, 0, 0, List.of(a, b));
+        }
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A comparison's operand: a column or a constant, maybe cast, whose computing cannot fail (so
+   * that conditions may be computed for rows Calcite's code would not reach).
+   */
+  private ScanExpression simple(RexNode node) {
+    ScanExpression value = value(node);
+    if (value == null) {
+      return null;
+    }
+    ScanExpression inner = value.op() == Op.CAST ? value.operands().get(0) : value;
+    return inner.op() == Op.COLUMN || inner.op() == Op.LITERAL ? value : null;
+  }
+
+  private static Op comparison(SqlKind kind) {
+    switch (kind) {
+      case LESS_THAN:
+        return Op.LESS;
+      case LESS_THAN_OR_EQUAL:
+        return Op.LESS_EQUAL;
+      case GREATER_THAN:
+        return Op.GREATER;
+      case GREATER_THAN_OR_EQUAL:
+        return Op.GREATER_EQUAL;
+      case EQUALS:
+        return Op.EQUAL;
+      default:
+        return Op.NOT_EQUAL;
+    }
+  }
+}
