@@ -922,3 +922,52 @@ JAVACODE SqlNode floeMerge(SqlParserPos pos, SqlIdentifier target, SqlIdentifier
     }
     return new SqlMerge(pos, target, condition, source, updateCall, insertCall, null, alias);
 }
+
+/**
+ * DATE_DIFF in place of Calcite's BigQuery-only form: Trino's and DuckDB's date_diff('day', a, b),
+ * three expressions, becomes a call of DATE_DIFF that is rewritten before validation
+ * (FunctionRewrites); BigQuery's DATE_DIFF(a, b, DAY), with a unit keyword last, stays BigQuery's.
+ */
+SqlCall FloeDateDiff() :
+{
+    final List<SqlNode> args = new ArrayList<SqlNode>();
+    final Span s;
+    final SqlIntervalQualifier unit;
+}
+{
+    <DATE_DIFF> { s = span(); }
+    <LPAREN>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    (
+        LOOKAHEAD(TimeUnit() <RPAREN>)
+        unit = TimeUnit() { args.add(unit); }
+        <RPAREN> {
+            return SqlLibraryOperators.DATE_DIFF.createCall(s.end(this), args);
+        }
+    |
+        AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+        <RPAREN> {
+            return createCall(new SqlIdentifier("DATE_DIFF", s.pos()), s.end(this),
+                SqlFunctionCategory.USER_DEFINED_FUNCTION, null, args);
+        }
+    )
+}
+
+/** PostgreSQL's cast, v::type, as tight as a member access: CAST(v AS type). */
+void FloeInfixCast(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlDataTypeSpec type;
+}
+{
+    <INFIX_CAST> {
+        checkNonQueryExpression(exprContext);
+    }
+    type = DataType() {
+        SqlNode operand = SqlParserUtil.toTree(list);
+        list.clear();
+        list.add(SqlLibraryOperators.INFIX_CAST.createCall(s.pos(), operand, type));
+    }
+}

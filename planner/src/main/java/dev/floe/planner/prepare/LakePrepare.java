@@ -5,6 +5,8 @@ import dev.floe.planner.adapter.LakeSchema;
 import dev.floe.planner.adapter.LakeTable;
 import dev.floe.planner.adapter.LakeTableModify;
 import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.function.FloeFunctions;
+import dev.floe.planner.function.FunctionRewrites;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PhaseTimes;
@@ -383,7 +385,13 @@ public class LakePrepare extends CalcitePrepareImpl {
               .build();
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);
-      return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+      try {
+        return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+      } catch (RelOptPlanner.CannotPlanException e) {
+        // An aggregate Calcite parses and validates but cannot run is a feature it lacks.
+        UnsupportedAggregates.check(root.rel, e);
+        throw e;
+      }
     }
 
     /**
@@ -427,7 +435,13 @@ public class LakePrepare extends CalcitePrepareImpl {
           return implementResult(root.withRel(rel), bindable);
         }
       }
-      return GuardedPlan.of(super.implement(root.withRel(rel)));
+      try {
+        return GuardedPlan.of(super.implement(root.withRel(rel)));
+      } catch (RuntimeException e) {
+        // Code generation fails on an aggregate Calcite's runtime cannot compute over a window.
+        UnsupportedAggregates.check(rel, e);
+        throw e;
+      }
     }
 
     /**
@@ -473,7 +487,10 @@ public class LakePrepare extends CalcitePrepareImpl {
    * schema is {@code sales.eu}.
    */
   static final class LakeCatalogReader extends CalciteCatalogReader {
-    /** Looks functions up in Calcite's root schema only: Floe's schemas hold none. */
+    /**
+     * Looks functions up in Floe's function table and Calcite's root schema only: Floe's schemas
+     * hold none.
+     */
     private final CalciteCatalogReader functions;
 
     private LakeCatalogReader(
@@ -502,7 +519,18 @@ public class LakePrepare extends CalcitePrepareImpl {
         org.apache.calcite.sql.SqlSyntax syntax,
         List<org.apache.calcite.sql.SqlOperator> operatorList,
         org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher) {
+      FloeFunctions.table()
+          .lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
       functions.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
+    }
+
+    /** Floe's functions beyond the standard's ({@link FloeFunctions}), then Calcite's root's. */
+    @Override
+    public List<org.apache.calcite.sql.SqlOperator> getOperatorList() {
+      List<org.apache.calcite.sql.SqlOperator> operators =
+          new ArrayList<>(FloeFunctions.table().getOperatorList());
+      operators.addAll(functions.getOperatorList());
+      return operators;
     }
 
     static CalciteCatalogReader searching(CalciteCatalogReader calcite, Context context) {
@@ -662,6 +690,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
       if (needsValidation) {
         qualifyTableNames(query, context);
+        FunctionRewrites.rewrite(query);
       }
       query.accept(SubMillisecondCheck.INSTANCE);
       query.accept(DatetimeRangeCheck.INSTANCE);
