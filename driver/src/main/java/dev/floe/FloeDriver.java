@@ -95,7 +95,7 @@ public final class FloeDriver implements Driver {
     return MINOR_VERSION;
   }
 
-  /** Floe is not yet fully JDBC compliant (see the README's known limits). */
+  /** Floe is not yet fully JDBC compliant (docs/limits.md, "Known limits"). */
   @Override
   public boolean jdbcCompliant() {
     return false;

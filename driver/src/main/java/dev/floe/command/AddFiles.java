@@ -54,7 +54,8 @@ final class AddFiles {
 
   /**
    * @param path the table's path under the root
-   * @param ownership what decides which files the table may take (README, "The lake is a sandbox")
+   * @param ownership what decides which files the table may take (docs/safety.md, "The lake is a
+   *     sandbox")
    */
   AddFiles(
       Table table, String name, List<String> path, ExternalFiles files, FileOwnership ownership) {

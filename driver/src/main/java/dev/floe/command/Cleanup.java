@@ -3,6 +3,7 @@ package dev.floe.command;
 import dev.floe.error.FloeError;
 import dev.floe.storage.FileOwnership;
 import dev.floe.storage.FolderCatalog;
+import dev.floe.storage.LakeTableOperations;
 import dev.floe.storage.TableFiles;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,8 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionStatisticsFile;
@@ -31,13 +30,13 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 /**
  * Snapshot expiry, orphan-file removal and manifest rewriting on one table. Which files go is
  * decided by reachability: a file goes when no kept snapshot (nor, for orphans, any metadata
- * version or the version hint) refers to it. Only the files the table owns go (README, "The lake is
- * a sandbox"): under its own folder, and referenced by no other table of the lake; locations are
- * compared in their canonical spelling, so a file the metadata names through another spelling of
- * the lake is the same file. A dry run computes exactly the same set and deletes nothing.
+ * version or the version hint) refers to it. Only the files the table owns go (docs/safety.md, "The
+ * lake is a sandbox"): under its own folder, and referenced by no other table of the lake;
+ * locations are compared in their canonical spelling, so a file the metadata names through another
+ * spelling of the lake is the same file. A dry run computes exactly the same set and deletes
+ * nothing.
  */
 final class Cleanup {
-  private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.metadata\\.json");
 
   /** One referenced file. */
   record Reference(String location, TableFiles.Kind kind, long bytes) {}
@@ -274,8 +273,6 @@ final class Cleanup {
 
   /** The metadata version a file name carries, or -1. */
   private static int version(String location) {
-    String file = location.substring(location.lastIndexOf('/') + 1);
-    Matcher m = VERSION.matcher(file);
-    return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    return LakeTableOperations.versionOf(location.substring(location.lastIndexOf('/') + 1));
   }
 }

@@ -26,7 +26,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -34,7 +33,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
  * {@code optimize}: bin-packs the data files of each partition that are smaller than the threshold
@@ -62,7 +61,7 @@ final class Compaction {
   }
 
   /** One partition's files to rewrite. */
-  private record Group(String partition, List<FileScanTask> tasks) {}
+  private record Group(List<Object> partition, List<FileScanTask> tasks) {}
 
   Maintenance.Result run(long threshold, SqlNode where, boolean dryRun) {
     table.refresh();
@@ -74,7 +73,9 @@ final class Compaction {
     long added = 0;
     long bytes = 0;
     if (snapshot != null) {
-      Map<String, List<FileScanTask>> byPartition = new LinkedHashMap<>();
+      // Partitions told apart by their values as Iceberg compares them (a binary value read from
+      // a manifest is a buffer whose text differs from file to file).
+      Map<List<Object>, List<FileScanTask>> byPartition = new LinkedHashMap<>();
       Map<String, Set<String>> deleteUsers = new HashMap<>();
       Map<String, DeleteFile> deleteFiles = new HashMap<>();
       try (CloseableIterable<FileScanTask> tasks =
@@ -88,7 +89,12 @@ final class Compaction {
           boolean selected = predicate == null || predicate.selects(task.file());
           if (selected
               && (task.file().fileSizeInBytes() < threshold || !task.deletes().isEmpty())) {
-            String partition = task.file().specId() + "/" + task.file().partition();
+            int specId = task.file().specId();
+            List<Object> partition =
+                List.of(
+                    specId,
+                    StructLikeWrapper.forType(table.specs().get(specId).partitionType())
+                        .set(task.file().partition()));
             byPartition.computeIfAbsent(partition, k -> new ArrayList<>()).add(task);
           }
         }
@@ -98,7 +104,7 @@ final class Compaction {
       Set<String> rewrittenFiles = new HashSet<>();
       Set<String> removed = new HashSet<>();
       int groupNumber = 0;
-      for (Map.Entry<String, List<FileScanTask>> entry : byPartition.entrySet()) {
+      for (Map.Entry<List<Object>, List<FileScanTask>> entry : byPartition.entrySet()) {
         groupNumber++;
         List<FileScanTask> tasks = entry.getValue();
         boolean hasDeletes = tasks.stream().anyMatch(t -> !t.deletes().isEmpty());
@@ -290,8 +296,7 @@ final class Compaction {
       Schema schema = table.schema();
       GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, schema);
       Schema required = deletes.requiredSchema();
-      Map<Integer, ?> constants =
-          PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+      Map<Integer, ?> constants = LakeWrites.genericConstants(task);
       CloseableIterable<Record> records =
           Parquet.read(table.io().newInputFile(task.file().location()))
               .project(required)

@@ -61,7 +61,9 @@ import org.apache.iceberg.types.Types;
  * grammar knows but Floe does not run yet are refused with 0A000.
  */
 public final class Ddl {
-  /** How many old metadata files a table Floe creates keeps (README, "Maintenance"). */
+  /**
+   * How many old metadata files a table Floe creates keeps (docs/maintenance.md, "Maintenance").
+   */
   static final String PREVIOUS_VERSIONS_MAX = "25";
 
   private static final String NO_INDEXES =

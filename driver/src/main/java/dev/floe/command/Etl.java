@@ -16,8 +16,11 @@ import dev.floe.txn.FloeSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +38,7 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.BitString;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -206,7 +210,8 @@ public final class Etl {
                   + field.name()
                   + " is named twice in PARTITION");
         }
-        Object value = partitionValue(field, overwrite.partitionValues.get(i));
+        Object value =
+            partitionValue(field, overwrite.partitionValues.get(i), session.timeZone().toZoneId());
         staticFilter =
             Expressions.and(
                 staticFilter,
@@ -304,7 +309,7 @@ public final class Etl {
    * The value of a PARTITION clause entry for Iceberg's filter, after checking that its type is one
    * the column takes (42804 otherwise). The rows themselves get the value through INSERT.
    */
-  private static Object partitionValue(Types.NestedField field, SqlNode node) {
+  private static Object partitionValue(Types.NestedField field, SqlNode node, ZoneId zone) {
     if (!(node instanceof SqlLiteral)) {
       throw FloeError.DATATYPE_MISMATCH.error(
           field.name(), "a PARTITION value must be a literal, not " + node);
@@ -315,7 +320,11 @@ public final class Etl {
     if (literal instanceof SqlUnknownLiteral) {
       DatetimeLiterals.checkRange(literal);
       // DATE '...' and TIMESTAMP '...' are typed only by validation; their tag says which.
-      kind = SqlTypeName.get(((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT));
+      String tag = ((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT);
+      kind =
+          tag.equals("TIMESTAMP WITH LOCAL TIME ZONE")
+              ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+              : SqlTypeName.get(tag);
       if (kind == null) {
         kind = SqlTypeName.UNKNOWN;
       }
@@ -357,6 +366,38 @@ public final class Etl {
         if (type == Type.TypeID.TIMESTAMP
             && !((Types.TimestampType) field.type()).shouldAdjustToUTC()) {
           return literal.toValue().trim().replace(' ', 'T');
+        }
+        if (type == Type.TypeID.TIMESTAMP_NANO
+            && !((Types.TimestampNanoType) field.type()).shouldAdjustToUTC()) {
+          return literal.toValue().trim().replace(' ', 'T');
+        }
+      } else if (kind == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        boolean withZone =
+            (type == Type.TypeID.TIMESTAMP
+                    && ((Types.TimestampType) field.type()).shouldAdjustToUTC())
+                || (type == Type.TypeID.TIMESTAMP_NANO
+                    && ((Types.TimestampNanoType) field.type()).shouldAdjustToUTC());
+        if (withZone) {
+          // The literal is a time in the session's zone, as the INSERT reads it too.
+          return LocalDateTime.parse(literal.toValue().trim().replace(' ', 'T'))
+              .atZone(zone)
+              .toOffsetDateTime()
+              .toString();
+        }
+      } else if (kind == SqlTypeName.TIME) {
+        if (type == Type.TypeID.TIME) {
+          return literal.toValue().trim();
+        }
+      } else if (kind == SqlTypeName.UUID) {
+        if (type == Type.TypeID.UUID) {
+          return java.util.UUID.fromString(literal.toValue().trim());
+        }
+      } else if (kind == SqlTypeName.BINARY) {
+        byte[] bytes = literal.getValueAs(BitString.class).getAsByteArray();
+        if (type == Type.TypeID.BINARY
+            || (type == Type.TypeID.FIXED
+                && bytes.length == ((Types.FixedType) field.type()).length())) {
+          return ByteBuffer.wrap(bytes);
         }
       }
     } catch (ArithmeticException e) {

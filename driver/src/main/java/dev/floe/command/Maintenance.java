@@ -35,10 +35,11 @@ import org.apache.calcite.util.TimestampString;
 import org.apache.iceberg.Table;
 
 /**
- * Runs table maintenance (README, "Maintenance"): {@code ALTER TABLE t EXECUTE procedure(name =>
- * value, ...) [WHERE ...]}, Trino's table procedures, and the branch and tag DDL. Each procedure
- * checks its arguments against its parameter list, refuses a read-only connection (25006, except a
- * dry run) and a table the open transaction has changed (25000), and answers one row of counts.
+ * Runs table maintenance (docs/maintenance.md, "Maintenance"): {@code ALTER TABLE t EXECUTE
+ * procedure(name => value, ...) [WHERE ...]}, Trino's table procedures, and the branch and tag DDL.
+ * Each procedure checks its arguments against its parameter list, refuses a read-only connection
+ * (25006, except a dry run) and a table the open transaction has changed (25000), and answers one
+ * row of counts.
  */
 public final class Maintenance {
   /** Trino's minimum retention for snapshot expiry and orphan removal. */

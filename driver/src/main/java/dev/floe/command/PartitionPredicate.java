@@ -3,8 +3,10 @@ package dev.floe.command;
 import dev.floe.error.FloeError;
 import dev.floe.planner.type.DatetimeLiterals;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -27,7 +29,9 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.BitString;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionField;
@@ -42,12 +46,12 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The {@code WHERE} clause of {@code optimize} (README, "Maintenance"): a predicate on partition
- * source columns, compared with literals, that selects whole partitions. It is translated into an
- * Iceberg expression and decided per partition through the partition transforms: a partition is
- * selected when the strict projection holds, skipped when the inclusive one fails, and a partition
- * that holds both matching and other rows refuses the statement, since compaction rewrites whole
- * partitions.
+ * The {@code WHERE} clause of {@code optimize} (docs/maintenance.md, "Maintenance"): a predicate on
+ * partition source columns, compared with literals, that selects whole partitions. It is translated
+ * into an Iceberg expression and decided per partition through the partition transforms: a
+ * partition is selected when the strict projection holds, skipped when the inclusive one fails, and
+ * a partition that holds both matching and other rows refuses the statement, since compaction
+ * rewrites whole partitions.
  */
 final class PartitionPredicate {
   private static final String FORMS =
@@ -263,6 +267,16 @@ final class PartitionPredicate {
       negative = true;
       node = call.operand(0);
     }
+    if (node instanceof SqlUnknownLiteral unknown
+        && unknown.tag.equalsIgnoreCase("UUID")
+        && column.type().typeId() == Type.TypeID.UUID
+        && !negative) {
+      try {
+        return java.util.UUID.fromString(unknown.getValue().trim());
+      } catch (IllegalArgumentException e) {
+        throw FloeError.INVALID_CAST.error(unknown.toString(), "it is not a valid UUID");
+      }
+    }
     if (node instanceof SqlUnknownLiteral unknown) {
       node = resolve(column, unknown);
     }
@@ -319,10 +333,27 @@ final class PartitionPredicate {
           return literal.getValueAs(DateString.class).getDaysSinceEpoch();
         }
         return null;
+      case TIME:
+        if (given == SqlTypeName.TIME) {
+          return LocalTime.parse(literal.getValueAs(TimeString.class).toString()).toNanoOfDay()
+              / 1000;
+        }
+        return null;
+      case BINARY:
+      case FIXED:
+        if (given == SqlTypeName.BINARY) {
+          byte[] bytes = literal.getValueAs(BitString.class).getAsByteArray();
+          return type.typeId() == Type.TypeID.FIXED
+                  && bytes.length != ((Types.FixedType) type).length()
+              ? null
+              : ByteBuffer.wrap(bytes);
+        }
+        return null;
       case TIMESTAMP:
       case TIMESTAMP_NANO:
         {
-          if (given != SqlTypeName.TIMESTAMP && given != SqlTypeName.DATE) {
+          boolean instantLiteral = given == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+          if (given != SqlTypeName.TIMESTAMP && given != SqlTypeName.DATE && !instantLiteral) {
             return null;
           }
           LocalDateTime local =
@@ -335,6 +366,9 @@ final class PartitionPredicate {
               type instanceof Types.TimestampType t
                   ? t.shouldAdjustToUTC()
                   : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
+          if (instantLiteral && !adjusted) {
+            return null;
+          }
           java.time.Instant instant =
               adjusted ? local.atZone(zone).toInstant() : local.toInstant(java.time.ZoneOffset.UTC);
           long micros = ChronoUnit.MICROS.between(java.time.Instant.EPOCH, instant);
@@ -349,7 +383,11 @@ final class PartitionPredicate {
 
   /** Resolves {@code DATE '...'} and {@code TIMESTAMP '...'} as the parser leaves them. */
   private SqlNode resolve(Types.NestedField column, SqlUnknownLiteral unknown) {
-    SqlTypeName type = SqlTypeName.get(unknown.tag.toUpperCase(Locale.ROOT));
+    String tag = unknown.tag.toUpperCase(Locale.ROOT);
+    SqlTypeName type =
+        tag.equals("TIMESTAMP WITH LOCAL TIME ZONE")
+            ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+            : SqlTypeName.get(tag);
     if (type == null) {
       throw unsupported(unknown);
     }

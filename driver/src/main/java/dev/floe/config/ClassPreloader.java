@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * query is parsed and planned on the caller's: reading and defining classes from the jar is over
  * half of a fresh JVM's time to its first row, and the caller then finds most of them loaded. The
  * classes are only loaded, never initialized, so no static initializer runs on this thread and
- * nothing runs that the query would not run itself (README, "Performance").
+ * nothing runs that the query would not run itself (docs/performance.md, "Time to the first row").
  *
  * <p>The list is {@link #RESOURCE} in the driver jar: one package a line, the package name, then
  * the simple names of its classes, separated by spaces, in the order a first query loaded them. A

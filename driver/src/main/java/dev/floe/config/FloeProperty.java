@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 /**
  * Every connection property Floe understands, with its meaning and default. They may come in the
  * URL ({@code jdbc:floe:/lake?readOnly=true}) or in {@link Properties}; a key given in both takes
- * the URL's value. The README's table of properties is written from this enum, and so is {@link
- * java.sql.Driver#getPropertyInfo}.
+ * the URL's value. The table of properties (docs/connecting.md, "Connection properties") is written
+ * from this enum, and so is {@link java.sql.Driver#getPropertyInfo}.
  */
 public enum FloeProperty {
   /** Session time zone. */

@@ -9,10 +9,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations and sizes as procedure arguments and connection properties spell them (README,
- * "Maintenance"): {@code '7d'}, {@code '36h'}, {@code '0.5s'}; {@code '100MB'} in powers of 1024.
- * Each is computed exactly and refused when it does not fit in a {@code long} of nanoseconds or
- * bytes, never wrapped.
+ * Durations and sizes as procedure arguments and connection properties spell them
+ * (docs/maintenance.md, "Maintenance"): {@code '7d'}, {@code '36h'}, {@code '0.5s'}; {@code
+ * '100MB'} in powers of 1024. Each is computed exactly and refused when it does not fit in a {@code
+ * long} of nanoseconds or bytes, never wrapped.
  */
 public final class Quantities {
   private static final Pattern DURATION =

@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.command.Analyze;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.FastInsert;
@@ -80,10 +81,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
-    if (Etl.handles(sql)) {
+    if (Etl.handles(sql) || Analyze.handles(sql)) {
       throw SqlErrors.of(
           FloeError.NOT_SUPPORTED,
-          "preparing TRUNCATE, INSERT OVERWRITE or MERGE; run it with Statement.execute: " + sql);
+          "preparing TRUNCATE, INSERT OVERWRITE, MERGE or ANALYZE; run it with Statement.execute: "
+              + sql);
     }
     SqlNode node = Ddl.parse(sql);
     if (Ddl.isCommand(node)) {

@@ -1,5 +1,6 @@
 package dev.floe.jdbc;
 
+import dev.floe.command.Analyze;
 import dev.floe.command.Ddl;
 import dev.floe.command.Etl;
 import dev.floe.command.ExplainAnalyze;
@@ -122,10 +123,10 @@ class FloeStatement extends ForwardingStatement {
   }
 
   /**
-   * Runs one execution of this statement under a cancellation of its own (README, "Known limits"):
-   * its query timeout counts from now, {@link #cancel()} stops it, and for a query both keep
-   * applying while its result set is read. An {@code Error} (running out of memory, a class that
-   * cannot load) becomes the SQLException the catalog gives it, never escaping.
+   * Runs one execution of this statement under a cancellation of its own (docs/limits.md, "Known
+   * limits"): its query timeout counts from now, {@link #cancel()} stops it, and for a query both
+   * keep applying while its result set is read. An {@code Error} (running out of memory, a class
+   * that cannot load) becomes the SQLException the catalog gives it, never escaping.
    */
   final boolean cancellable(Execution execution) throws SQLException {
     Cancellation previous = running;
@@ -166,7 +167,10 @@ class FloeStatement extends ForwardingStatement {
       SqlNode node;
       try {
         analyzed = known ? null : ExplainAnalyze.queryOf(sql);
-        node = known || analyzed != null || Etl.handles(sql) ? null : Ddl.parse(sql);
+        node =
+            known || analyzed != null || Etl.handles(sql) || Analyze.handles(sql)
+                ? null
+                : Ddl.parse(sql);
       } finally {
         PhaseTimes.restore(before);
       }
@@ -179,6 +183,10 @@ class FloeStatement extends ForwardingStatement {
       }
       if (Etl.handles(sql)) {
         updateCount = connection.etl().execute(sql);
+        return false;
+      }
+      if (Analyze.handles(sql)) {
+        updateCount = new Analyze(connection.commands()).execute(sql);
         return false;
       }
       if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
@@ -370,10 +378,11 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Etl.handles(sql)) {
+            if (Etl.handles(sql) || Analyze.handles(sql)) {
               throw SqlErrors.of(
                   FloeError.NOT_SUPPORTED,
-                  "TRUNCATE, INSERT OVERWRITE or MERGE in a batch; run it with Statement.execute: "
+                  "TRUNCATE, INSERT OVERWRITE, MERGE or ANALYZE in a batch; run it with"
+                      + " Statement.execute: "
                       + sql);
             }
             SqlNode node = Ddl.parse(sql);

@@ -18,12 +18,12 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 
 /**
- * Which files a table owns (README, "The lake is a sandbox"): those under its own folder that no
- * other table of the lake references. Floe deletes no other file of a table (DROP, DROP ... PURGE,
- * snapshot expiry, orphan removal), and add_files takes no file of another table's folder nor of
- * any table's {@code metadata/}. Locations are compared in the store's one canonical spelling
- * ({@link LakeStore#canonicalizer}), so a table written through a symbolic link to the lake and
- * maintained through its real path is one set of files.
+ * Which files a table owns (docs/safety.md, "The lake is a sandbox"): those under its own folder
+ * that no other table of the lake references. Floe deletes no other file of a table (DROP, DROP ...
+ * PURGE, snapshot expiry, orphan removal), and add_files takes no file of another table's folder
+ * nor of any table's {@code metadata/}. Locations are compared in the store's one canonical
+ * spelling ({@link LakeStore#canonicalizer}), so a table written through a symbolic link to the
+ * lake and maintained through its real path is one set of files.
  *
  * <p>One per statement: it remembers the folders it resolved. Not thread-safe.
  */

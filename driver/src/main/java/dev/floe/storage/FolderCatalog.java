@@ -349,8 +349,9 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
 
   /**
    * Drops a table: deletes its folder but the files other tables of the lake reference there
-   * (README, "The lake is a sandbox"). With {@code purge}, the files its metadata references
-   * outside its folder are listed, never deleted: Floe deletes only the files a table owns.
+   * (docs/safety.md, "The lake is a sandbox"). With {@code purge}, the files its metadata
+   * references outside its folder are listed, never deleted: Floe deletes only the files a table
+   * owns.
    */
   public Dropped drop(List<String> path, boolean purge) {
     if (!tableExists(path)) {

@@ -25,8 +25,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the new version. Not thread-safe: each user holds its own instance.
  */
 public abstract class LakeTableOperations implements TableOperations {
-  private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.metadata\\.json");
-  private static final Pattern NUMBERED = Pattern.compile("(\\d+)-[0-9a-fA-F-]+\\.metadata\\.json");
+  /**
+   * Iceberg's suffixes of a metadata file: plain, gzip-compressed ({@code
+   * write.metadata.compression -codec} = gzip: {@code .gz.metadata.json}), and the older gzip name
+   * ({@code .metadata.json.gz}).
+   */
+  private static final String SUFFIX = "(?:\\.gz\\.metadata\\.json|\\.metadata\\.json(?:\\.gz)?)";
+
+  private static final Pattern VERSION = Pattern.compile("v(\\d+)" + SUFFIX);
+  private static final Pattern NUMBERED = Pattern.compile("(\\d+)-[0-9a-fA-F-]+" + SUFFIX);
 
   /** The name of the version hint in the metadata folder. */
   protected static final String HINT = "version-hint.text";
@@ -261,8 +268,11 @@ public abstract class LakeTableOperations implements TableOperations {
     }
   }
 
-  /** The version number a metadata file name carries, or -1. */
-  static int versionOf(String name) {
+  /**
+   * The version number a metadata file name carries ({@code v12.metadata.json}, {@code
+   * v12.gz.metadata.json}, {@code 00012-<uuid>.metadata.json}, ...), or -1.
+   */
+  public static int versionOf(String name) {
     Matcher m = VERSION.matcher(name);
     if (m.matches()) {
       return parse(m.group(1));

@@ -435,10 +435,16 @@ public final class FloeSession implements BatchingSession {
       for (TableState state : changed) {
         prepared.add(prepare(state));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // nothing is published yet: the statement's files go, whatever failed (a class missing from
+      // the jar, memory running out)
       changed.forEach(this::discardPrepared);
       rollback();
-      throw translate(e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
+      if (e instanceof Error error) {
+        throw error;
+      }
+      throw translate(
+          (RuntimeException) e, changed.isEmpty() ? "" : changed.get(prepared.size()).name());
     }
     List<String> published = new ArrayList<>();
     for (int i = 0; i < changed.size(); i++) {
@@ -449,6 +455,15 @@ public final class FloeSession implements BatchingSession {
       } catch (CommitStateUnknownException e) {
         tables.clear();
         throw FloeError.COMMIT_STATE_UNKNOWN.error(e, state.name(), e.getMessage());
+      } catch (Error e) {
+        // Publishing stopped part way (memory ran out, a class could not load): whether the new
+        // version became current is unknown, so its files are kept, as for an unknown commit.
+        for (TableState done : changed.subList(0, i)) {
+          cleanUpAfterPublish(done);
+        }
+        tables.clear();
+        throw FloeError.COMMIT_STATE_UNKNOWN.error(
+            e, state.name(), "publishing failed with " + e + "; its files are kept");
       } catch (RuntimeException e) {
         for (int j = i; j < changed.size(); j++) {
           discardPrepared(changed.get(j));

@@ -52,9 +52,9 @@ class BadInputTest extends LakeFixture {
   /**
    * Calcite signals some of its own defects with an AssertionError (here: the monotonicity of a
    * product whose factor divides by a NULL that reaches it from a subquery, after a division that
-   * keeps Calcite's simplifier from folding it; README, Known limits). The driver reports it as an
-   * SQLException (HY000, a defect, not the user's input) and the connection goes on working; it
-   * never throws an Error at its caller.
+   * keeps Calcite's simplifier from folding it; docs/limits.md, "Known limits"). The driver reports
+   * it as an SQLException (HY000, a defect, not the user's input) and the connection goes on
+   * working; it never throws an Error at its caller.
    */
   @Test
   void aDefectInsideCalciteIsAnSqlExceptionAndTheConnectionGoesOn() throws Exception {

@@ -131,6 +131,41 @@ class FolderTableOperationsTest {
   }
 
   @Test
+  void gzipCompressedMetadataFilesAreReadAsIcebergNamesThem() throws Exception {
+    // write.metadata.compression-codec = gzip: Iceberg's file-system tables name version N
+    // vN.gz.metadata.json (older releases vN.metadata.json.gz), and the hint still says N.
+    Table table = create("t");
+    setProperty(table, "k", "v");
+    setProperty(table, "k", "w");
+    Path metadata = root.resolve("t/metadata");
+    gzip(metadata.resolve("v2.metadata.json"), metadata.resolve("v2.metadata.json.gz"));
+    gzip(metadata.resolve("v3.metadata.json"), metadata.resolve("v3.gz.metadata.json"));
+    LakeTableOperations ops = catalog().operations(List.of("t"));
+    assertThat(ops.version()).isEqualTo(3);
+    assertThat(ops.current().properties()).containsEntry("k", "w");
+    assertThat(ops.current().metadataFileLocation()).endsWith("/t/metadata/v3.gz.metadata.json");
+
+    Files.delete(metadata.resolve("version-hint.text"));
+    assertThat(catalog().operations(List.of("t")).version()).isEqualTo(3);
+    assertThat(LakeTableOperations.versionOf("00007-0b3a5d7e-1f2a-4c5d.gz.metadata.json"))
+        .isEqualTo(7);
+    assertThat(LakeTableOperations.versionOf("v7.gz.metadata.json.gz")).isEqualTo(-1);
+    assertThat(LakeTableOperations.versionOf("v7.metadata.json.zst")).isEqualTo(-1);
+
+    // the next commit publishes v4 beside them, and reads on from it
+    setProperty(catalog().loadTable(List.of("t")), "k", "x");
+    assertThat(metadata.resolve("v4.metadata.json")).isRegularFile();
+    assertThat(catalog().operations(List.of("t")).current().properties()).containsEntry("k", "x");
+  }
+
+  private static void gzip(Path from, Path to) throws Exception {
+    try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(to))) {
+      out.write(Files.readAllBytes(from));
+    }
+    Files.delete(from);
+  }
+
+  @Test
   void crcSidecarsTempFilesAndBackupsAreIgnored() throws Exception {
     create("t");
     Path metadata = root.resolve("t/metadata");

@@ -13,7 +13,7 @@ import java.sql.Statement;
  * Quick start from Java: open a folder as a database, create a partitioned Iceberg table, insert
  * rows and query them back.
  *
- * <pre>mvn -q -pl examples -am package -DskipTests
+ * <pre>./mvnw -q -pl examples -am package -DskipTests
  * java -cp "examples/target/classes:$(cat examples/target/classpath.txt)" \
  *     dev.floe.examples.QuickStart ./quickstart-lake</pre>
  */

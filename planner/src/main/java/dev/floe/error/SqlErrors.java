@@ -78,6 +78,11 @@ public final class SqlErrors {
    * the driver jar HY000 naming the class, and any other HY000 naming the error.
    */
   public static SQLException toSql(Throwable failure) {
+    FloeException unknown = find(failure, FloeException.class);
+    if (unknown != null && unknown.sqlState().equals(FloeError.COMMIT_STATE_UNKNOWN.sqlState())) {
+      // whatever stopped a publish, the caller must first learn that its outcome is unknown
+      return create(unknown.sqlState(), unknown.getMessage(), failure);
+    }
     NoClassDefFoundError missing = find(failure, NoClassDefFoundError.class);
     if (missing != null
         && !String.valueOf(missing.getMessage()).startsWith("Could not initialize")) {
@@ -273,6 +278,14 @@ public final class SqlErrors {
           init.getCause());
     }
     ClassCastException cast = find(failure, ClassCastException.class);
+    if (cast != null && raisedIn(cast, "dev.floe.", "org.apache.iceberg.")) {
+      // Not a parameter of the statement's: Floe handed a library a value of the wrong class.
+      return create(
+          FloeError.INTERNAL.sqlState(),
+          FloeError.INTERNAL.format(
+              cast.getMessage() + " at " + cast.getStackTrace()[0] + statement(failure)),
+          failure);
+    }
     if (cast != null) {
       // A parameter bound with a value of another type than the statement expects.
       String message = String.valueOf(cast.getMessage());
@@ -426,6 +439,20 @@ public final class SqlErrors {
       }
     }
     return "";
+  }
+
+  /** Whether an exception was thrown by a class of one of these packages. */
+  private static boolean raisedIn(Throwable t, String... packages) {
+    StackTraceElement[] trace = t.getStackTrace();
+    if (trace.length == 0) {
+      return false;
+    }
+    for (String p : packages) {
+      if (trace[0].getClassName().startsWith(p)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String firstLine(Throwable t) {

@@ -128,7 +128,7 @@ class AttackCorpusTest {
         value("INSERT INTO e (id, ts) VALUES (1)").fails("21S01"),
         value("INSERT INTO e (id) VALUES (1, 2)").fails("21S01"),
         // Rows of different lengths: Calcite's validator refuses them as "Incompatible types"
-        // before Floe sees the statement; README's Known limits states this 42000.
+        // before Floe sees the statement; (docs/limits.md, "Known limits") states this 42000.
         value("INSERT INTO e VALUES (1, NULL, 'x', NULL), (2, NULL)").fails("42000"),
         value("INSERT INTO e VALUES (1, 2, 'x', DATE '2024-01-01')")
             .fails("42804", "ts", "INTEGER", "TIMESTAMP"),

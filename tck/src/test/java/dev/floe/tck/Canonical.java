@@ -29,9 +29,9 @@ import org.apache.iceberg.types.Types;
 /**
  * One canonical text form for a value of an Iceberg type, reached from both sides explicitly: from
  * the value Iceberg's generic reader returns, and from a JDBC result set through the typed getter
- * the README's type table promises for that type. Two values are equal exactly when their canonical
- * forms are, so -0.0 differs from 0.0, NaN equals NaN, a decimal's scale counts, and a timestamp
- * keeps all six fractional digits.
+ * the type table (docs/sql.md, "Types") promises for that type. Two values are equal exactly when
+ * their canonical forms are, so -0.0 differs from 0.0, NaN equals NaN, a decimal's scale counts,
+ * and a timestamp keeps all six fractional digits.
  */
 final class Canonical {
   static final String NULL = "NULL";
@@ -111,8 +111,8 @@ final class Canonical {
   }
 
   /**
-   * The canonical form of a column read through the JDBC getter the README's type table names for
-   * its type.
+   * The canonical form of a column read through the JDBC getter the type table names for its type
+   * (docs/sql.md, "Types").
    */
   static String ofJdbc(ResultSet rs, int column, Type type) throws SQLException {
     String result;

@@ -286,7 +286,7 @@ class CodecMatrixTest {
             .schema(SCHEMA)
             .createWriterFunc(GenericParquetWriter::create)
             .set(TableProperties.PARQUET_COMPRESSION, codec)
-            .set(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "16384")
+            .set(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "4096")
             .set(TableProperties.PARQUET_PAGE_ROW_LIMIT, "500")
             .writerVersion(pages)
             .overwrite();
@@ -356,7 +356,7 @@ class CodecMatrixTest {
   void aFileInACodecFloeCannotReadIsRefusedNamingTheFileAndTheCodec(String codec) throws Exception {
     Table table =
         ReferenceWriter.create(
-            lake.resolve("foreign"),
+            lake.resolve("relabelled"),
             SCHEMA,
             PartitionSpec.unpartitioned(),
             Map.of(TableProperties.FORMAT_VERSION, "2"));
@@ -377,14 +377,14 @@ class CodecMatrixTest {
 
     try (Connection c = connect();
         Statement s = c.createStatement()) {
-      assertThatThrownBy(() -> floeRows(c, "SELECT id, name, d, v FROM foreign"))
+      assertThatThrownBy(() -> floeRows(c, "SELECT id, name, d, v FROM relabelled"))
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"))
           .hasMessageContaining(path.getFileName().toString())
           .hasMessageContaining(codec)
           .hasMessageContaining("zstd");
       // the connection goes on
-      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM foreign")) {
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM relabelled")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getLong(1)).isEqualTo(100);
       }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shaded jar, loaded by a host's own class loader that holds nothing else, compiles each
  * statement's generated code through Floe's Janino factory (listed in the jar before Janino's own,
- * README "Performance"), and the compiled code answers correctly there.
+ * docs/performance.md, "How a query reads a table"), and the compiled code answers correctly there.
  */
 class CompilerFactoryTest {
   @TempDir Path lake;

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * read and write there, and the host must still see its own versions.
  */
 class HostClassPathTest {
-  /** Packages the jar may hold without relocation (see README, "Living in a host"). */
+  /** Packages the jar may hold without relocation (docs/connecting.md, "Living in a host"). */
   private static final List<String> UNRELOCATED =
       List.of(
           "dev/floe/",

@@ -68,14 +68,14 @@ public final class JarDriver implements Driver {
       throw new IllegalStateException(
           "The kit runs against the shaded driver jar only; system property "
               + JAR_PROPERTY
-              + " is not set. Run it with mvn verify (it runs at integration-test, after package).");
+              + " is not set. Run it with ./mvnw verify (it runs at integration-test, after package).");
     }
     Path jar = Path.of(property).toAbsolutePath();
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           "The shaded driver jar "
               + jar
-              + " does not exist: run the kit with mvn verify from the repository root, which"
+              + " does not exist: run the kit with ./mvnw verify from the repository root, which"
               + " packages the driver first.");
     }
     return jar;

@@ -201,7 +201,8 @@ class MetadataTablesTest {
         return ((java.sql.Timestamp) value).toInstant().toString();
       case BINARY:
       case FIXED:
-        // Inside a MAP, Floe gives Avatica's ByteString (README, Known limits), which prints as
+        // Inside a MAP, Floe gives Avatica's ByteString (docs/limits.md, "Known limits"), which
+        // prints as
         // lower-case hex.
         return value instanceof byte[]
             ? HexFormat.of().formatHex((byte[]) value)

@@ -25,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The SQL types and {@code getObject} classes of the README's type table for columns of Iceberg
- * tables written by Iceberg's own Java API, including the JDBC getters that must not shift old
- * dates or drop microseconds, and access into nested values.
+ * The SQL types and {@code getObject} classes of the type table (docs/sql.md, "Types") for columns
+ * of Iceberg tables written by Iceberg's own Java API, including the JDBC getters that must not
+ * shift old dates or drop microseconds, and access into nested values.
  */
 class TypeMappingTest {
   private static Connection connection;

@@ -276,14 +276,14 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@code ALTER TABLE ... ADD COLUMN} (README, "DDL"). */
+  /** {@code ALTER TABLE ... ADD COLUMN} (docs/sql.md, "DDL"). */
   @Override
   public boolean supportsAlterTableWithAddColumn() throws SQLException {
     open();
     return true;
   }
 
-  /** {@code ALTER TABLE ... DROP COLUMN} (README, "DDL"). */
+  /** {@code ALTER TABLE ... DROP COLUMN} (docs/sql.md, "DDL"). */
   @Override
   public boolean supportsAlterTableWithDropColumn() throws SQLException {
     open();
@@ -362,7 +362,7 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** Snapshot isolation, reported as repeatable read (README, "Transactions"). */
+  /** Snapshot isolation, reported as repeatable read (docs/transactions.md, "Transactions"). */
   @Override
   public int getDefaultTransactionIsolation() throws SQLException {
     open();
@@ -419,7 +419,7 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** A whole batch is one commit (README, "Transactions"). */
+  /** A whole batch is one commit (docs/transactions.md, "Transactions"). */
   @Override
   public boolean supportsBatchUpdates() throws SQLException {
     open();

@@ -15,9 +15,9 @@ import java.util.TreeMap;
  * Floe's database metadata, answered by Floe: what the lake holds ({@link MetadataCatalog}: no
  * catalogs, the schemas of {@link LakeSchemas}, tables of type TABLE, columns, primary keys from
  * Iceberg identifier fields; empty foreign keys, indexes, procedures and functions, which Iceberg
- * tables do not have), the types of the README's type table ({@link MetadataTypes}), what Floe is,
- * and (in {@link DialectMetaData}) what Floe's SQL does. Every call on a closed connection fails
- * with 08003.
+ * tables do not have), the types of the type table (docs/sql.md, "Types"; {@link MetadataTypes}),
+ * what Floe is, and (in {@link DialectMetaData}) what Floe's SQL does. Every call on a closed
+ * connection fails with 08003.
  */
 public final class FloeDatabaseMetaData extends DialectMetaData {
   /** The one table type of Floe. */
@@ -82,7 +82,7 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return catalog.tables(catalogName, schemaPattern, tableNamePattern, types);
   }
 
-  /** Columns typed as the README's type table maps Iceberg types, with column docs as REMARKS. */
+  /** Columns typed as the type table maps Iceberg types (docs/sql.md, "Types"), docs as REMARKS. */
   @Override
   public ResultSet getColumns(
       String catalogName, String schemaPattern, String tableNamePattern, String columnNamePattern)
@@ -165,7 +165,7 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return empty(MetadataResults.COLUMN_PRIVILEGES);
   }
 
-  /** The types a Floe column can have (the README's type table). */
+  /** The types a Floe column can have (docs/sql.md, "Types"). */
   @Override
   public ResultSet getTypeInfo() throws SQLException {
     return MetadataResults.of(connection, MetadataTypes.typeInfo());

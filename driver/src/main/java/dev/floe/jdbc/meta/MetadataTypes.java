@@ -12,10 +12,10 @@ import org.apache.iceberg.types.Types;
 
 /**
  * How Floe names and sizes SQL types in metadata, one answer for {@code getColumns}, {@code
- * getTypeInfo} and {@code ResultSetMetaData} (the README's type table). Type names are the
- * spellings Floe's CREATE TABLE accepts, so a DDL written from metadata (as DBeaver's DDL tab does)
- * creates the same table; sizes follow JDBC: digits for numbers, characters for text and for the
- * text form of dates and times, bytes for binary.
+ * getTypeInfo} and {@code ResultSetMetaData} (docs/sql.md, "Types"). Type names are the spellings
+ * Floe's CREATE TABLE accepts, so a DDL written from metadata (as DBeaver's DDL tab does) creates
+ * the same table; sizes follow JDBC: digits for numbers, characters for text and for the text form
+ * of dates and times, bytes for binary.
  */
 public final class MetadataTypes {
   /** What metadata says about one SQL type. Null sizes mean "not applicable". */

@@ -6,9 +6,15 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Proxies that send a connection's {@code commit()} and its statements' executing calls through a
@@ -45,10 +51,64 @@ final class Watched {
     }
   }
 
+  /**
+   * Warnings as sqlline prints them: once each. sqlline walks a chain of warnings by {@code
+   * getNextWarning}, and prints each with every warning after it by {@code getNextException}, for
+   * each warning again: n warnings (optimize commits one per partition) came out 2^n - 1 times. The
+   * chain given to it has the same warnings, linked by {@code getNextWarning} only. The same chain
+   * from the driver gives the same copies, so sqlline's own memory of what it printed holds.
+   */
+  static final class Warnings {
+    private final Map<SQLWarning, SQLWarning> shown = new WeakHashMap<>();
+
+    synchronized SQLWarning once(SQLWarning first) {
+      if (first == null) {
+        return null;
+      }
+      SQLWarning copy = shown.get(first);
+      if (copy == null) {
+        List<SQLWarning> chain = new ArrayList<>();
+        for (SQLWarning w = first; w != null && !chain.contains(w); w = w.getNextWarning()) {
+          chain.add(w);
+        }
+        for (int i = chain.size() - 1; i >= 0; i--) {
+          copy = new Single(chain.get(i), copy);
+        }
+        shown.put(first, copy);
+      }
+      return copy;
+    }
+  }
+
+  /** One warning, followed by the next as a warning and by nothing as an exception. */
+  private static final class Single extends SQLWarning {
+    private static final long serialVersionUID = 1L;
+
+    private final SQLWarning next;
+
+    Single(SQLWarning warning, SQLWarning next) {
+      super(
+          warning.getMessage(), warning.getSQLState(), warning.getErrorCode(), warning.getCause());
+      this.next = next;
+      setStackTrace(warning.getStackTrace());
+    }
+
+    @Override
+    public SQLWarning getNextWarning() {
+      return next;
+    }
+
+    @Override
+    public SQLException getNextException() {
+      return null;
+    }
+  }
+
   /** Handles the calls on a watched connection. */
   private static final class ConnectionHandler implements InvocationHandler {
     private final Connection target;
     private final LakeWatcher watcher;
+    private final Warnings warnings = new Warnings();
 
     ConnectionHandler(Connection target, LakeWatcher watcher) {
       this.target = target;
@@ -72,6 +132,8 @@ final class Watched {
               new StatementHandler(statement, (Connection) proxy, sql, watcher));
         case "commit":
           return watcher.around("COMMIT", () -> call(target, method, args));
+        case "getWarnings":
+          return warnings.once((SQLWarning) call(target, method, args));
         case "equals":
           return proxy == args[0];
         case "hashCode":
@@ -88,6 +150,7 @@ final class Watched {
    * {@code Timestamp} cuts the digits below the millisecond that Floe's text keeps.
    */
   static ResultSet shown(ResultSet rs) {
+    Warnings warnings = new Warnings();
     return (ResultSet)
         Proxy.newProxyInstance(
             Watched.class.getClassLoader(),
@@ -101,6 +164,8 @@ final class Watched {
                 return rs.getString((Integer) args[0]);
               }
               switch (method.getName()) {
+                case "getWarnings":
+                  return warnings.once((SQLWarning) call(rs, method, args));
                 case "equals":
                   return proxy == args[0];
                 case "hashCode":
@@ -125,6 +190,7 @@ final class Watched {
     private final Connection connection;
     private final String preparedSql;
     private final LakeWatcher watcher;
+    private final Warnings warnings = new Warnings();
 
     StatementHandler(
         Statement target, Connection connection, String preparedSql, LakeWatcher watcher) {
@@ -152,6 +218,8 @@ final class Watched {
         case "getResultSet":
           ResultSet rs = (ResultSet) call(target, method, args);
           return rs == null ? null : shown(rs);
+        case "getWarnings":
+          return warnings.once((SQLWarning) call(target, method, args));
         case "equals":
           return proxy == args[0];
         case "hashCode":

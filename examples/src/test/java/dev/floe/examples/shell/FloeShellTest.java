@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -228,6 +229,29 @@ class FloeShellTest {
     assertThat(run.out + run.err)
         .contains("optimize t: group 1 of 2 (p=1) committed: 2 files")
         .contains("optimize t: group 2 of 2 (p=2) committed: 2 files");
+  }
+
+  @Test
+  void optimizeOfFourPartitionsPrintsEachGroupsWarningOnce() throws Exception {
+    shell(
+        lake.toString(),
+        "-e",
+        "CREATE TABLE t (id BIGINT NOT NULL, p INT) PARTITIONED BY (p)",
+        "-e",
+        "INSERT INTO t VALUES (1, 1), (2, 2), (3, 3), (4, 4)",
+        "-e",
+        "INSERT INTO t VALUES (5, 1), (6, 2), (7, 3), (8, 4)");
+    Run run = shell(lake.toString(), "-e", "ALTER TABLE t EXECUTE optimize");
+
+    assertThat(run.status).as(run.err).isZero();
+    String printed = run.out + run.err;
+    for (int i = 1; i <= 4; i++) {
+      for (String part : List.of("optimize t: group " + i + " of 4 (", "(p=" + i + ") committed")) {
+        assertThat(printed.split(Pattern.quote(part), -1))
+            .as("printed once: " + part + "\n" + printed)
+            .hasSize(2);
+      }
+    }
   }
 
   @Test

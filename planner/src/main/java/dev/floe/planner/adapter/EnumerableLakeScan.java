@@ -106,6 +106,11 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
     return "LakeTableScan";
   }
 
+  /** The logical scan this one runs. */
+  public LakeTableScan scan() {
+    return scan;
+  }
+
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
     return scan.estimateRowCount(mq);

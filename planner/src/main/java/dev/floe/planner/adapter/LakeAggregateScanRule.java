@@ -24,7 +24,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * only picks columns): {@code COUNT}, {@code SUM}, {@code MIN} and {@code MAX} over flat columns,
  * with or without {@code GROUP BY}, without {@code DISTINCT} or {@code FILTER}. The scan then
  * computes the aggregate's rows from the column batches it decodes, or from manifest statistics
- * where they answer (see the README, "EXPLAIN"). {@code AVG} arrives here as {@code SUM} and {@code
+ * where they answer (docs/sql.md, "EXPLAIN"). {@code AVG} arrives here as {@code SUM} and {@code
  * COUNT} with Calcite's division above, because {@link #REDUCE} rewrites it first as Calcite's own
  * planner would.
  */

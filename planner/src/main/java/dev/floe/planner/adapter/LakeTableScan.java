@@ -224,6 +224,21 @@ public final class LakeTableScan extends TableScan {
     return "groupBy " + groups + (calls.isEmpty() ? "" : " " + calls);
   }
 
+  /**
+   * The estimated distinct values of an output column over the whole table, before the scan's
+   * filter ({@link TableStatistics}), or -1 when nothing tells (or the scan aggregates).
+   */
+  public double distinctValues(int field) {
+    Long snapshotId = lakeTable.snapshotId();
+    if (snapshotId == null || spec.aggregated() || field >= spec.columns().size()) {
+      return -1;
+    }
+    Schema schema = schema();
+    int fieldId = schema.columns().get(spec.columns().get(field)).fieldId();
+    return TableStatistics.of(lakeTable.pinned().table(), schema, snapshotId)
+        .distinctValues(fieldId);
+  }
+
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
     if (spec.aggregated()) {

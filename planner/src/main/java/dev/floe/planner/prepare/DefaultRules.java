@@ -1,12 +1,18 @@
 package dev.floe.planner.prepare;
 
+import com.google.common.collect.Range;
+import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.config.CalciteSystemProperty;
 import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.volcano.AbstractConverter;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
 import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.AggregateExpandWithinDistinctRule;
@@ -64,6 +70,14 @@ import org.apache.calcite.rel.rules.UnionPullUpConstantsRule;
 import org.apache.calcite.rel.rules.UnionToDistinctRule;
 import org.apache.calcite.rel.rules.UnionToValuesRule;
 import org.apache.calcite.rel.rules.materialize.MaterializedViewRules;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.Sarg;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -111,6 +125,96 @@ final class DefaultRules {
    * {@code RelOptRules.ABSTRACT_RELATIONAL_RULES} without {@code PROJECT_TO_SEMI_JOIN} and {@code
    * JOIN_TO_SEMI_JOIN} ({@link SemiJoinRules}).
    */
+  /**
+   * {@code DateRangeRules.FILTER_INSTANCE} (a comparison of {@code EXTRACT(YEAR FROM d)} becomes a
+   * range of {@code d}, which the scan can prune by), applied only where the years compared with
+   * lie between 1 and 9999: for others Calcite's rule computes an empty range (the filter then
+   * drops every row: {@code EXTRACT(YEAR FROM d) >= 0}) or fails.
+   */
+  static final RelOptRule DATE_RANGE =
+      DateRangeRules.FilterDateRangeRule.FilterDateRangeRuleConfig.DEFAULT
+          .withOperandSupplier(
+              b -> b.operand(Filter.class).predicate(DefaultRules::yearsInRange).anyInputs())
+          .as(DateRangeRules.FilterDateRangeRule.FilterDateRangeRuleConfig.class)
+          .toRule();
+
+  /**
+   * {@code EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE}, for joins whose keys are not UUIDs: Calcite
+   * writes the merge join's comparator of keys held as {@code Object} with the same signature as
+   * its bridge method, which Janino refuses ("Redeclaration of compare(Object, Object)"). Such
+   * joins are hash joins.
+   */
+  static final RelOptRule MERGE_JOIN = mergeJoin();
+
+  private static RelOptRule mergeJoin() {
+    ConverterRule rule = (ConverterRule) EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE;
+    return rule.config
+        .withConversion(
+            LogicalJoin.class,
+            DefaultRules::withoutUuidKeys,
+            rule.config.inTrait(),
+            rule.config.outTrait(),
+            "EnumerableMergeJoinRule")
+        .toRule();
+  }
+
+  private static boolean withoutUuidKeys(LogicalJoin join) {
+    List<RelDataTypeField> left = join.getLeft().getRowType().getFieldList();
+    for (int key : join.analyzeCondition().leftKeys) {
+      if (left.get(key).getType().getSqlTypeName() == SqlTypeName.UUID) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every number a filter with an {@code EXTRACT(YEAR ...)} holds is a year 1..9999. */
+  static boolean yearsInRange(Filter filter) {
+    RexNode condition = filter.getCondition();
+    boolean[] year = {false};
+    boolean[] outside = {false};
+    condition.accept(
+        new RexVisitorImpl<Void>(true) {
+          @Override
+          public Void visitCall(RexCall call) {
+            if (call.getKind() == SqlKind.EXTRACT
+                && call.getOperands().get(0) instanceof RexLiteral
+                && ((RexLiteral) call.getOperands().get(0)).getValue() == TimeUnitRange.YEAR) {
+              year[0] = true;
+            }
+            return super.visitCall(call);
+          }
+
+          @Override
+          public Void visitLiteral(RexLiteral literal) {
+            Object value = literal.getValue();
+            if (value instanceof Sarg) {
+              for (Range<?> range : ((Sarg<?>) value).rangeSet.asRanges()) {
+                if (range.hasLowerBound()) {
+                  check(range.lowerEndpoint());
+                }
+                if (range.hasUpperBound()) {
+                  check(range.upperEndpoint());
+                }
+              }
+            } else {
+              check(value);
+            }
+            return null;
+          }
+
+          private void check(Object value) {
+            if (value instanceof BigDecimal) {
+              BigDecimal n = (BigDecimal) value;
+              if (n.compareTo(BigDecimal.ONE) < 0 || n.compareTo(BigDecimal.valueOf(9999)) > 0) {
+                outside[0] = true;
+              }
+            }
+          }
+        });
+    return !(year[0] && outside[0]);
+  }
+
   private static final List<RelOptRule> ABSTRACT_RELATIONAL_RULES =
       List.of(
           FILTER_INTO_JOIN,
@@ -158,7 +262,7 @@ final class DefaultRules {
               .ProjectToLogicalProjectAndWindowRuleConfig.DEFAULT
               .toRule(),
           FilterMergeRule.Config.DEFAULT.toRule(),
-          DateRangeRules.FILTER_INSTANCE,
+          DATE_RANGE,
           IntersectToDistinctRule.Config.DEFAULT.toRule(),
           MinusToDistinctRule.Config.DEFAULT.toRule());
 
@@ -260,7 +364,9 @@ final class DefaultRules {
     planner.addRule(PROJECT_TABLE_SCAN);
     planner.addRule(PROJECT_INTERPRETER_TABLE_SCAN);
     if (CalciteSystemProperty.ENABLE_ENUMERABLE.value()) {
-      EnumerableRules.ENUMERABLE_RULES.forEach(planner::addRule);
+      for (RelOptRule rule : EnumerableRules.ENUMERABLE_RULES) {
+        planner.addRule(rule == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE ? MERGE_JOIN : rule);
+      }
       planner.addRule(EnumerableRules.TO_INTERPRETER);
     }
     if (enableBindable && CalciteSystemProperty.ENABLE_ENUMERABLE.value()) {

@@ -120,8 +120,20 @@ final class GuardedPlan implements Prepare.PreparedResult, Typed {
     try {
       return code.get();
     } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
-      throw broken(e);
+      throw brokenOrMissing(e);
     }
+  }
+
+  /**
+   * A generated class that failed to initialize breaks the plan; a class missing from the driver's
+   * jar (a {@code NoClassDefFoundError} of another kind) is reported as it is, naming that class.
+   */
+  private Error brokenOrMissing(LinkageError e) {
+    if (e instanceof NoClassDefFoundError
+        && !String.valueOf(e.getMessage()).startsWith("Could not initialize class")) {
+      return (NoClassDefFoundError) e;
+    }
+    throw broken(e);
   }
 
   /** The generated code's entry point, guarded. */
@@ -156,7 +168,7 @@ final class GuardedPlan implements Prepare.PreparedResult, Typed {
               try {
                 return enumerator.current();
               } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
-                throw broken(e);
+                throw brokenOrMissing(e);
               }
             }
 
@@ -165,7 +177,7 @@ final class GuardedPlan implements Prepare.PreparedResult, Typed {
               try {
                 return enumerator.moveNext();
               } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
-                throw broken(e);
+                throw brokenOrMissing(e);
               }
             }
 

@@ -423,7 +423,8 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
-      org.apache.calcite.rel.RelNode rel = CancelPoint.insert(TemporalAligner.align(root.rel));
+      org.apache.calcite.rel.RelNode rel =
+          CancelPoint.insert(TemporalAligner.align(OuterJoinRows.keep(root.rel)));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
@@ -643,6 +644,36 @@ public class LakePrepare extends CalcitePrepareImpl {
   }
 
   /**
+   * Refuses (0A000) a window aggregate of distinct values ({@code COUNT(DISTINCT x) OVER (...)},
+   * {@code SUM(DISTINCT x) OVER (...)}): Calcite's window runtime ignores DISTINCT there and would
+   * count and sum every value. MIN and MAX, whose answer DISTINCT does not change, are let through.
+   */
+  static final class WindowDistinctCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
+    static final WindowDistinctCheck INSTANCE = new WindowDistinctCheck();
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlCall call) {
+      if (call.getKind() == org.apache.calcite.sql.SqlKind.OVER
+          && call.operand(0) instanceof org.apache.calcite.sql.SqlCall) {
+        org.apache.calcite.sql.SqlCall aggregate = call.operand(0);
+        // Before validation a function call is known by its name only.
+        String name = aggregate.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        if (aggregate.getFunctionQuantifier() != null
+            && aggregate.getFunctionQuantifier().getValue()
+                == org.apache.calcite.sql.SqlSelectKeyword.DISTINCT
+            && !name.equals("MIN")
+            && !name.equals("MAX")) {
+          throw dev.floe.error.FloeError.NOT_SUPPORTED.error(
+              aggregate.getOperator().getName()
+                  + "(DISTINCT ...) OVER (...): a window aggregate of distinct values (compute the"
+                  + " distinct values in a subquery or with GROUP BY and join them)");
+        }
+      }
+      return super.visit(call);
+    }
+  }
+
+  /**
    * Replaces every table name in a statement by the exact path Floe's one resolver finds for it
    * ({@link SqlNames}), seen from the connection's current schema.
    */
@@ -693,6 +724,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         FunctionRewrites.rewrite(query);
       }
       query.accept(SubMillisecondCheck.INSTANCE);
+      query.accept(WindowDistinctCheck.INSTANCE);
       query.accept(DatetimeRangeCheck.INSTANCE);
       if (needsValidation) {
         TimeTravel.rewrite(query);

@@ -17,7 +17,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelNodes;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.rules.MeasureRules;
 import org.apache.calcite.rex.RexUtil;
@@ -30,16 +29,19 @@ import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Calcite's standard program ({@code Programs.standard()}, which {@code Prepare.optimize} runs),
- * phase for phase, with the rules of {@link DefaultRules}: sub-queries to correlates,
- * decorrelation, measures (only for a plan that has one), field trimming, the cost-based planner
- * (after {@link JoinOrder} has ordered the joins of a query that joins many tables), then filters
- * and projects to calcs. Calcite's {@code Programs} builds every rule of {@code CoreRules} when
- * first touched; this program builds only the rules it runs.
+ * phase for phase, with the rules of {@link DefaultRules}: [NOT] EXISTS to semi- and anti-joins
+ * ({@link ExistsToSemiJoin}), other sub-queries to correlates, decorrelation, measures (only for a
+ * plan that has one), field trimming, OR conditions factored ({@link OrFactoring}), the cost-based
+ * planner with Floe's estimates ({@link LakeMetadata}) (after {@link JoinOrder} has ordered the
+ * joins of a query that joins many tables), then filters and projects to calcs. Calcite's {@code
+ * Programs} builds every rule of {@code CoreRules} when first touched; this program builds only the
+ * rules it runs.
  */
 final class StandardProgram implements Program {
   static final StandardProgram INSTANCE = new StandardProgram();
 
-  private final RelMetadataProvider metadata = DefaultRelMetadataProvider.INSTANCE;
+  /** Floe's estimates ({@link LakeMetadata}) before Calcite's. */
+  private final RelMetadataProvider metadata = LakeMetadata.PROVIDER;
 
   private StandardProgram() {}
 
@@ -55,7 +57,9 @@ final class StandardProgram implements Program {
             .getContext()
             .maybeUnwrap(CalciteConnectionConfig.class)
             .orElse(CalciteConnectionConfig.DEFAULT);
-    RelNode plan = subQuery(config, rel, materializations, lattices);
+    rel.getCluster().setMetadataProvider(metadata);
+    rel.getCluster().invalidateMetadataQuery();
+    RelNode plan = subQuery(config, ExistsToSemiJoin.apply(rel), materializations, lattices);
     plan = decorrelate(config, plan);
     if (containsMeasure(plan)) {
       plan = hep(MeasureRules.rules(), plan, materializations, lattices);
@@ -63,6 +67,7 @@ final class StandardProgram implements Program {
       plan = decorrelate(config, plan);
     }
     plan = new RelFieldTrimmer(null, relBuilder(plan)).trim(plan);
+    plan = OrFactoring.apply(plan);
     plan = volcano(planner, plan, requiredOutputTraits, materializations, lattices);
     return hep(DefaultRules.CALC_RULES, plan, materializations, lattices);
   }

@@ -8,8 +8,11 @@ import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableValues;
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -51,7 +54,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * every digit, casts between TIME and TIMESTAMP and adding a day-time interval keep the
  * sub-millisecond digits, and any other operation on a timestamp gets its operand in milliseconds
  * and its result scaled back. An operation on a fine TIME whose result would depend on digits below
- * the millisecond and that is not made exact here is refused (0A000).
+ * the millisecond and that is not made exact here is refused (0A000). Being the one rewrite of
+ * expressions before code generation, it also gives UUIDs the ordering comparisons Calcite's
+ * runtime lacks.
  */
 final class TemporalAligner extends RexShuttle {
   private static final long SECONDS_PER_DAY = 86_400L;
@@ -82,6 +87,8 @@ final class TemporalAligner extends RexShuttle {
         function("FLOE_TRUNC_DIV", "truncDiv", ReturnTypes.BIGINT_NULLABLE);
     static final SqlUserDefinedFunction SUBTRACT_MONTHS =
         function("FLOE_SUBTRACT_MONTHS", "subtractMonths", ReturnTypes.INTEGER_NULLABLE);
+    static final SqlUserDefinedFunction COMPARE_UUID =
+        function("FLOE_COMPARE_UUID", "compareUuid", ReturnTypes.INTEGER_NULLABLE);
 
     private Functions() {}
   }
@@ -122,6 +129,11 @@ final class TemporalAligner extends RexShuttle {
     if (evaluatesCalls(rel)) {
       for (int i = 0; i < inputs.size(); i++) {
         RelNode input = inputs.get(i);
+        if (i == 0 && passesLeftRowsThrough(rel) && !readsFineTime((Join) rel, input)) {
+          // A semi- or anti-join's rows are its left input's, of that input's physical type,
+          // which Calcite requires to be its own (EnumerableRelImplementor.result casts it).
+          continue;
+        }
         if (FineTimeRows.hasFineTime(input.getRowType())) {
           inputs.set(i, new FineTimeRows(input));
           changed = true;
@@ -141,6 +153,49 @@ final class TemporalAligner extends RexShuttle {
       return aligner.alignSetOp(node);
     }
     return node.accept(aligner);
+  }
+
+  /** Whether a join's result rows are its left input's rows as they are (SEMI and ANTI). */
+  private static boolean passesLeftRowsThrough(RelNode rel) {
+    return rel instanceof Join
+        && (((Join) rel).getJoinType() == JoinRelType.SEMI
+            || ((Join) rel).getJoinType() == JoinRelType.ANTI);
+  }
+
+  /**
+   * Whether a join evaluates an expression over a TIME finer than milliseconds of its left input:
+   * equality keys are not evaluated (the hash join compares the values as they are held), the rest
+   * of the condition is.
+   */
+  private static boolean readsFineTime(Join join, RelNode left) {
+    List<RelDataTypeField> fields = left.getRowType().getFieldList();
+    for (RexNode remaining : join.analyzeCondition().nonEquiConditions) {
+      for (int index : RelOptUtil.InputFinder.bits(remaining)) {
+        if (index < fields.size() && isFineTime(fields.get(index).getType())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  static boolean isUuid(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.UUID;
+  }
+
+  /** Whether a call orders two UUIDs ({@code <}, {@code <=}, {@code >}, {@code >=}). */
+  private static boolean isUuidOrdering(RexCall call) {
+    switch (call.getKind()) {
+      case LESS_THAN:
+      case LESS_THAN_OR_EQUAL:
+      case GREATER_THAN:
+      case GREATER_THAN_OR_EQUAL:
+        return call.getOperands().size() == 2
+            && isUuid(call.getOperands().get(0).getType())
+            && isUuid(call.getOperands().get(1).getType());
+      default:
+        return false;
+    }
   }
 
   /** Whether Calcite generates code for expressions over the input rows of this node. */
@@ -301,7 +356,8 @@ final class TemporalAligner extends RexShuttle {
   @Override
   public RexNode visitCall(RexCall original) {
     if (original.getKind() == SqlKind.SEARCH
-        && isTemporal(original.getOperands().get(0).getType())) {
+        && (isTemporal(original.getOperands().get(0).getType())
+            || isUuid(original.getOperands().get(0).getType()))) {
       return RexUtil.expandSearch(rex, null, original).accept(this);
     }
     if (original.getOperator() == SqlStdOperatorTable.REINTERPRET
@@ -323,6 +379,14 @@ final class TemporalAligner extends RexShuttle {
       changed |= visited != operand;
     }
     RexCall call = changed ? original.clone(original.getType(), operands) : original;
+    if (isUuidOrdering(call)) {
+      // Calcite's runtime has no ordering comparison of UUIDs; Floe orders them as ORDER BY and
+      // Iceberg 1.12's statistics do, by java.util.UUID's compareTo.
+      return rex.makeCall(
+          call.getOperator(),
+          rex.makeCall(Functions.COMPARE_UUID, call.getOperands()),
+          rex.makeExactLiteral(BigDecimal.ZERO));
+    }
     if (call.getOperator() == SqlStdOperatorTable.REINTERPRET
         || call.getOperator() == Functions.FLOOR_DIV
         || call.getOperator() == Functions.PARSE
@@ -333,7 +397,8 @@ final class TemporalAligner extends RexShuttle {
         || call.getOperator() == Functions.FORMAT_TIME
         || call.getOperator() == Functions.CEIL_DIV
         || call.getOperator() == Functions.TRUNC_DIV
-        || call.getOperator() == Functions.SUBTRACT_MONTHS) {
+        || call.getOperator() == Functions.SUBTRACT_MONTHS
+        || call.getOperator() == Functions.COMPARE_UUID) {
       return call;
     }
     switch (call.getKind()) {

@@ -106,4 +106,15 @@ public final class TemporalFunctions {
   public static String formatTimestamp(long value, int precision) {
     return TemporalValues.format(value, precision);
   }
+
+  /**
+   * Orders two UUIDs as {@link java.util.UUID#compareTo} does (and ORDER BY, and Iceberg's
+   * statistics): the sign of the comparison; null when either is null.
+   */
+  public static Integer compareUuid(Object left, Object right) {
+    if (left == null || right == null) {
+      return null;
+    }
+    return Integer.signum(((java.util.UUID) left).compareTo((java.util.UUID) right));
+  }
 }

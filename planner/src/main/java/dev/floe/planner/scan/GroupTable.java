@@ -148,6 +148,11 @@ final class GroupTable implements TaskReader.RowSink {
 
   @Override
   public void batch(ColumnVector[] columns, int[] rows, int count) {
+    if (count == 0) {
+      // A batch none of whose rows is live (deleted, or left out by the filter): nothing to add,
+      // and with group columns no group may exist yet to add it to.
+      return;
+    }
     if (groups.length == 0) {
       for (int c = 0; c < accumulators.length; c++) {
         accumulators[c][0].addAll(args[c] < 0 ? null : columns[args[c]], rows, count);

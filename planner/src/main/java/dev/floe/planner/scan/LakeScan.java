@@ -29,6 +29,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.util.PropertyUtil;
@@ -173,7 +174,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     long rows = 0;
     java.util.Set<String> deletes = new java.util.HashSet<>();
     try (CloseableIterable<FileScanTask> planned =
-        target.scan().filter(spec.filter()).planFiles()) {
+        target.scan().filter(orTrue(planningFilter(target, spec.filter()))).planFiles()) {
       for (FileScanTask task : planned) {
         dataFiles++;
         rows += task.file().recordCount();
@@ -337,7 +338,8 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   static List<FileScanTask> plan(Target target, Expression filter, boolean wholeFiles) {
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
-    TableScan scan = target.scan().filter(filter);
+    Expression planning = planningFilter(target, filter);
+    TableScan scan = target.scan().filter(orTrue(planning));
     if (wholeFiles) {
       // Whole files are planned for aggregating scans, which may answer them from their stats.
       scan = scan.includeColumnStats();
@@ -371,10 +373,47 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     } catch (RuntimeException e) {
       throw Failures.translate(e, pinned.name());
     }
-    tasks.sort(
+    Schema specs = specSchema(target);
+    List<FileScanTask> result =
+        VersionFilter.renames(target.schema(), specs)
+            ? VersionFilter.residualsIn(tasks, target.schema(), specs, filter, planning != null)
+            : tasks;
+    result.sort(
         Comparator.comparing((FileScanTask t) -> t.file().location())
             .thenComparingLong(FileScanTask::start));
-    return tasks;
+    return result;
+  }
+
+  private static Expression orTrue(Expression filter) {
+    return filter == null ? Expressions.alwaysTrue() : filter;
+  }
+
+  /**
+   * The filter as Iceberg plans a target's files by: in the names of the schema Iceberg binds the
+   * partition specs to (null when the filter names a column that schema lacks: then every file is
+   * planned). See {@link VersionFilter}.
+   */
+  static Expression planningFilter(Target target, Expression filter) {
+    Schema specs = specSchema(target);
+    if (!VersionFilter.renames(target.schema(), specs)) {
+      return filter;
+    }
+    return VersionFilter.rename(filter, target.schema(), specs);
+  }
+
+  /**
+   * The schema Iceberg binds a scan's partition specs to: the schema the scan reads with
+   * (SnapshotScan.specs), except for the table's current snapshot, whose specs keep the current
+   * schema even when an earlier schema is read (a snapshot id read after a column was renamed).
+   */
+  private static Schema specSchema(Target target) {
+    Table table = target.pinned().table();
+    Snapshot current = table.currentSnapshot();
+    boolean isCurrent =
+        current != null
+            && target.snapshotId() != null
+            && current.snapshotId() == target.snapshotId();
+    return isCurrent ? table.schema() : target.schema();
   }
 
   /**
@@ -700,7 +739,10 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     public void close() {}
   }
 
-  /** Keeps a {@link FloeException} as it is; files that cannot be read become IO errors. */
+  /**
+   * Keeps a {@link FloeException} as it is; a defect of Floe's own code becomes INTERNAL (HY000),
+   * and files that cannot be read become IO errors (58030).
+   */
   static final class Failures {
     private Failures() {}
 
@@ -712,6 +754,10 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
         Throwable e, org.apache.iceberg.FileScanTask task, org.apache.iceberg.io.FileIO io) {
       if (e instanceof FloeException) {
         return (FloeException) e;
+      }
+      RuntimeException defect = defect(e, task.file().location());
+      if (defect != null && !damaged(task.file(), io)) {
+        return defect;
       }
       FloeException unreadable = unreadable(task.file(), io);
       if (unreadable != null) {
@@ -766,20 +812,59 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       return false;
     }
 
-    /** Whether a delete file is missing or of another size than its metadata records. */
+    /** Whether a data or delete file is missing or of another size than its metadata records. */
     private static boolean damaged(
-        org.apache.iceberg.DeleteFile delete, org.apache.iceberg.io.FileIO io) {
+        org.apache.iceberg.ContentFile<?> content, org.apache.iceberg.io.FileIO io) {
       try {
-        org.apache.iceberg.io.InputFile file = io.newInputFile(delete.location());
-        return !file.exists() || file.getLength() != delete.fileSizeInBytes();
+        org.apache.iceberg.io.InputFile file = io.newInputFile(content.location());
+        return !file.exists() || file.getLength() != content.fileSizeInBytes();
       } catch (RuntimeException unknown) {
         return false;
       }
     }
 
+    /**
+     * An INTERNAL error (HY000) when reading failed in Floe's own code with an exception that only
+     * a defect raises (a null dereference, a bad cast), whatever file it was reading; else null.
+     * Such a failure says nothing about the file, so it must not be reported as damage (58030).
+     */
+    static RuntimeException defect(Throwable e, String what) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof FloeException) {
+          return null;
+        }
+        boolean programmingError =
+            t instanceof NullPointerException
+                || t instanceof ClassCastException
+                || t instanceof ArrayStoreException
+                || t instanceof IllegalMonitorStateException;
+        StackTraceElement[] trace = t.getStackTrace();
+        if (programmingError
+            && trace.length > 0
+            && trace[0].getClassName().startsWith("dev.floe.")) {
+          return FloeError.INTERNAL.error(
+              e,
+              "reading "
+                  + what
+                  + " failed in Floe's own code ("
+                  + t.getClass().getSimpleName()
+                  + " at "
+                  + trace[0]
+                  + ": "
+                  + t.getMessage()
+                  + "); the file itself is not known to be damaged");
+        }
+      }
+      return null;
+    }
+
     static RuntimeException translate(Throwable e, String what) {
       if (e instanceof FloeException) {
         return (FloeException) e;
+      }
+      RuntimeException defect = defect(e, what);
+      if (defect != null) {
+        return defect;
       }
       String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       return FloeError.IO.error(e, what, message);

@@ -5,7 +5,8 @@ import org.apache.iceberg.io.InputFile;
 
 /**
  * The files the table functions {@code read_parquet} and {@code read_csv} read: found by a path or
- * a glob, and opened, under the connection's {@code externalAccess} rule (README, "Loading files").
+ * a glob, and opened, under the connection's {@code externalAccess} rule (docs/etl.md, "Loading
+ * files").
  */
 public interface ExternalFiles {
   /**

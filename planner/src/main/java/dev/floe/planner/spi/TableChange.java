@@ -14,6 +14,7 @@ import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * The changes one statement, or a whole transaction, makes to one table: data and delete files
@@ -126,8 +127,12 @@ public final class TableChange {
         removedDel.put(e.getKey(), e.getValue());
       }
     }
+    // Deletes of this change that apply to a data file alone, which the later change removes,
+    // are no longer added: the file goes, and its deletes with it.
+    deletes.keySet().removeAll(orphanedBy(later));
     deletes.putAll(later.addedDeletes);
     Set<String> referenced = new TreeSet<>(referencedData);
+    referenced.removeAll(later.removedData.keySet());
     referenced.addAll(later.referencedData);
     Expression filter;
     if (deleteFilter == null) {
@@ -156,18 +161,38 @@ public final class TableChange {
       }
     }
     // A Puffin file is discarded only when none of its vectors is still added.
+    Set<String> gone = new TreeSet<>(later.removedDeletes.keySet());
+    gone.addAll(orphanedBy(later));
     Map<String, DeleteFile> remaining = new LinkedHashMap<>(addedDeletes);
-    remaining.keySet().removeAll(later.removedDeletes.keySet());
+    remaining.keySet().removeAll(gone);
     remaining.putAll(later.addedDeletes);
     Set<String> stillUsed = new TreeSet<>();
     remaining.values().forEach(f -> stillUsed.add(f.location()));
-    for (String key : later.removedDeletes.keySet()) {
+    for (String key : gone) {
       DeleteFile file = addedDeletes.get(key);
       if (file != null && !stillUsed.contains(file.location())) {
         addLocation(files, file);
       }
     }
     return files;
+  }
+
+  /**
+   * The keys of this change's added delete files that apply to one data file only (a deletion
+   * vector, or a position-delete file of one data file) which the later change removes.
+   */
+  private Set<String> orphanedBy(TableChange later) {
+    Set<String> orphaned = new TreeSet<>();
+    if (later.removedData.isEmpty()) {
+      return orphaned;
+    }
+    for (Map.Entry<String, DeleteFile> e : addedDeletes.entrySet()) {
+      String referenced = ContentFileUtil.referencedDataFileLocation(e.getValue());
+      if (referenced != null && later.removedData.containsKey(referenced)) {
+        orphaned.add(e.getKey());
+      }
+    }
+    return orphaned;
   }
 
   /**

@@ -11,7 +11,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Queries, DML, PreparedStatement batches, DDL, {@code setSchema} and metadata all resolve names
  * here, so the same name finds the same folder everywhere.
  *
- * <p>The rules (README, "URL forms" and "DDL"):
+ * <p>The rules (docs/connecting.md, "URL forms"; docs/sql.md, "DDL"):
  *
  * <ul>
  *   <li>A double-quoted part matches a folder exactly. An unquoted part matches case-insensitively;
@@ -64,8 +64,9 @@ public final class TableNames {
   }
 
   /**
-   * The metadata tables every table has, by the name that follows {@code $} (README, "Metadata
-   * tables"): {@code orders$snapshots}. A table name {@code <table>$<one of these>} is reserved.
+   * The metadata tables every table has, by the name that follows {@code $} (docs/time-travel.md,
+   * "Metadata tables"): {@code orders$snapshots}. A table name {@code <table>$<one of these>} is
+   * reserved.
    */
   public static final List<String> METADATA_TABLES =
       List.of(
@@ -256,7 +257,7 @@ public final class TableNames {
           describe(append(path, folder)),
           "it is the name of a metadata table of the table "
               + describe(append(path, base))
-              + " (README, \"Metadata tables\"); a name <table>$<metadata table> is reserved");
+              + " (docs/time-travel.md, \"Metadata tables\"); a name <table>$<metadata table> is reserved");
     }
     List<String> taken = catalog.folderNames(path);
     for (String existing : taken) {

@@ -11,7 +11,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-/** Maps Iceberg types to SQL types and back, as the README's type table lays out. */
+/** Maps Iceberg types to SQL types and back, as the type table lays out (docs/sql.md, "Types"). */
 public final class LakeTypes {
   private LakeTypes() {}
 

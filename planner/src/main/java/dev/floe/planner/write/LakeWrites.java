@@ -35,6 +35,38 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * is deleted before the error propagates, so the table is left exactly as it was.
  */
 public final class LakeWrites {
+
+  /**
+   * A task's identity-partition values as Iceberg's generic records hold them, for reading the
+   * task's rows to write them again (copy-on-write, optimize). Iceberg's own converter leaves a
+   * FIXED value as a buffer and a nanosecond timestamp as its number, which the generic writer
+   * cannot take.
+   */
+  public static Map<Integer, ?> genericConstants(FileScanTask task) {
+    return org.apache.iceberg.util.PartitionUtil.constantsMap(task, LakeWrites::genericConstant);
+  }
+
+  private static Object genericConstant(org.apache.iceberg.types.Type type, Object value) {
+    if (value == null) {
+      return null;
+    }
+    switch (type.typeId()) {
+      case FIXED:
+        return value instanceof java.nio.ByteBuffer
+            ? org.apache.iceberg.util.ByteBuffers.toByteArray((java.nio.ByteBuffer) value)
+            : value;
+      case TIMESTAMP_NANO:
+        if (value instanceof Long) {
+          return ((org.apache.iceberg.types.Types.TimestampNanoType) type).shouldAdjustToUTC()
+              ? org.apache.iceberg.util.DateTimeUtil.timestamptzFromNanos((Long) value)
+              : org.apache.iceberg.util.DateTimeUtil.timestampFromNanos((Long) value);
+        }
+        return value;
+      default:
+        return org.apache.iceberg.data.IdentityPartitionConverters.convertConstant(type, value);
+    }
+  }
+
   private LakeWrites() {}
 
   /** Entry point for generated code: runs one statement and returns its row count. */

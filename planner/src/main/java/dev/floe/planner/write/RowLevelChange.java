@@ -25,7 +25,6 @@ import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
@@ -40,14 +39,13 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
-import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * DELETE and UPDATE: collects the file and position of every matching row (and, for UPDATE, the new
- * row), then for each affected data file either removes it whole (every live row matched: a
- * metadata-only delete), rewrites it (copy-on-write tables), or records the positions as position
- * deletes (v2) or a deletion vector (v3).
+ * row), then for each affected data file either removes it whole (every live row matched, whatever
+ * deletes it had before: a metadata-only delete), rewrites it (copy-on-write tables), or records
+ * the positions as position deletes (v2) or a deletion vector (v3).
  */
 final class RowLevelChange {
   private final PinnedTable pinned;
@@ -163,8 +161,15 @@ final class RowLevelChange {
             entry.getKey(), "the data file is not in snapshot " + pinned.snapshotId());
       }
       long[] positions = entry.getValue().sorted();
-      if (task.deletes().isEmpty() && positions.length == task.file().recordCount()) {
+      if (positions.length == liveRows(task)) {
+        // Every live row of the file goes: a metadata-only delete of the whole file, with the
+        // delete files that applied to it alone, whether or not it had deletes before.
         change.removeData(task.file());
+        for (DeleteFile delete : task.deletes()) {
+          if (ContentFileUtil.isFileScoped(delete)) {
+            change.removeDeletes(delete);
+          }
+        }
       } else if (copyOnWrite) {
         rewrite(task, positions);
       } else {
@@ -178,6 +183,58 @@ final class RowLevelChange {
         writePositionDeletes(rowLevel);
       }
     }
+  }
+
+  /**
+   * The rows of a task's data file that its delete files leave live: the record count less the
+   * positions its position deletes and deletion vectors remove; with equality deletes, counted by
+   * reading the file through Iceberg's delete filter.
+   */
+  private long liveRows(FileScanTask task) {
+    long records = task.file().recordCount();
+    if (task.deletes().isEmpty()) {
+      return records;
+    }
+    List<DeleteFile> positional = new ArrayList<>();
+    for (DeleteFile delete : task.deletes()) {
+      if (delete.content() == org.apache.iceberg.FileContent.EQUALITY_DELETES) {
+        return countLive(task);
+      }
+      positional.add(delete);
+    }
+    BaseDeleteLoader loader =
+        new BaseDeleteLoader(deleteFile -> table.io().newInputFile(deleteFile.location()));
+    long[] deleted = {0};
+    loader
+        .loadPositionDeletes(positional, task.file().location())
+        .forEachInRange(0, records, position -> deleted[0]++);
+    return records - deleted[0];
+  }
+
+  /** The live rows of a task's data file, read with every delete applied. */
+  private long countLive(FileScanTask task) {
+    Schema schema = table.schema();
+    Schema requested = new Schema(MetadataColumns.ROW_POSITION);
+    GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
+    Schema readSchema = deletes.requiredSchema();
+    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
+    long live = 0;
+    try (CloseableIterable<Record> records =
+        deletes.filter(
+            Parquet.read(table.io().newInputFile(task.file().location()))
+                .project(readSchema)
+                .withNameMapping(nameMapping(table))
+                .createReaderFunc(
+                    fileSchema ->
+                        GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
+                .build())) {
+      for (Record ignored : records) {
+        live++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return live;
   }
 
   private void writePositionDeletes(Map<FileScanTask, long[]> rowLevel) {
@@ -271,8 +328,7 @@ final class RowLevelChange {
     Schema requested = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
     GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
     Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants =
-        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
     int posIndex = indexOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
     int columns = schema.columns().size();
     try (DataFileWriters<Record> writer = DataFileWriters.forRecords(table, outputFiles);

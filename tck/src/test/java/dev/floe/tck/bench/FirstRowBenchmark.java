@@ -29,10 +29,10 @@ import java.util.zip.ZipFile;
  * children with the driver's class preloading turned off ({@code -Dfloe.preload=false}).
  *
  * <p>With {@code list <file>} instead of the runs, it writes the driver's list of classes to
- * preload (README, "Performance"): the classes one such child loads from the jar and from the JDK's
- * modules with preloading off, in the order it loads them, one package a line. Regenerate it into
- * {@code driver/src/main/resources/META-INF/floe/first-query-classes.txt} after changing what a
- * first query loads.
+ * preload (docs/performance.md, "Time to the first row"): the classes one such child loads from the
+ * jar and from the JDK's modules with preloading off, in the order it loads them, one package a
+ * line. Regenerate it into {@code driver/src/main/resources/META-INF/floe/first-query-classes.txt}
+ * after changing what a first query loads.
  */
 public final class FirstRowBenchmark {
   private FirstRowBenchmark() {}
@@ -64,10 +64,13 @@ public final class FirstRowBenchmark {
   }
 
   /** Writes the classes a first query loads, one package a line, in the order they load. */
-  static void writeList(String jar, Path output) throws Exception {
+  public static void writeList(String jar, Path output) throws Exception {
     Path log = Files.createTempFile("floe-class-load", ".log");
     firstRowMillis(jar, 1, List.of("-Dfloe.preload=false", "-Xlog:class+load=info:file=" + log));
-    String source = Path.of(jar).toAbsolutePath().toString();
+    // the JVM names the jar without ".." (the kit's path to it has one) and, where the
+    // platform resolves links, by its real path
+    String source = Path.of(jar).toAbsolutePath().normalize().toString();
+    String real = Path.of(jar).toRealPath().toString();
     Map<String, List<String>> packages = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
     try (ZipFile zip = new ZipFile(source)) {
@@ -84,7 +87,7 @@ public final class FirstRowBenchmark {
         String where = line.substring(from + " source: ".length());
         boolean listed =
             where.startsWith("jrt:/")
-                || where.contains(source)
+                || (where.contains(source) || where.contains(real))
                     && zip.getEntry(name.replace('.', '/') + ".class") != null;
         int dot = name.lastIndexOf('.');
         // shared-archive classes load cheaply; generated and hidden ones cannot be named

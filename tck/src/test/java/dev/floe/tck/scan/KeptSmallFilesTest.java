@@ -2,6 +2,7 @@ package dev.floe.tck.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.tck.JarDriver;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -99,7 +100,7 @@ class KeptSmallFilesTest {
 
   /** How many small files the driver keeps decoded (its class loader's store). */
   private static int keptFiles() throws Exception {
-    Class<?> files = Class.forName("dev.floe.planner.scan.SmallFiles");
+    Class<?> files = Class.forName("dev.floe.planner.scan.SmallFiles", true, JarDriver.loader());
     Method size = files.getDeclaredMethod("size");
     size.setAccessible(true);
     return (Integer) size.invoke(null);

@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 
 /**
  * What the SQL Logic Test files use that Floe documents as unsupported or that is SQLite-only SQL,
- * each with its reason (README: SQL Logic Test). A statement or query covered by one of these is
- * skipped, never run and never counted as passed; {@link LakeExecutor} also skips what depends on a
- * skipped statement. Nothing else may be skipped.
+ * each with its reason (docs/testing.md, "SQL Logic Test"). A statement or query covered by one of
+ * these is skipped, never run and never counted as passed; {@link LakeExecutor} also skips what
+ * depends on a skipped statement. Nothing else may be skipped.
  */
 enum Unsupported {
   INDEX(

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * orphan removal, a rollback, branch and tag creation and MERGE, Spark's rows for the table, its
  * branch and its tag are exactly the rows Floe reads. Floe runs from the shaded jar in a class
  * loader of its own (its bundled libraries never meet Spark's); Spark loads each table by its path,
- * as the README's "Opening the lake from Spark and Trino" shows. Runs with the {@code spark}
+ * as docs/interop.md, "Opening the lake from Spark and Trino", shows. Runs with the {@code spark}
  * profile.
  */
 class SparkInteropTest {
@@ -59,7 +59,7 @@ class SparkInteropTest {
             .config("spark.sql.shuffle.partitions", "1")
             .config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.warehouse.dir", sandbox.resolve("warehouse").toUri().toString())
-            // the README's spark-sql form: the lake folder as a Hadoop catalog
+            // the spark-sql form of docs/interop.md: the lake folder as a Hadoop catalog
             .config("spark.sql.catalog.lake", "org.apache.iceberg.spark.SparkCatalog")
             .config("spark.sql.catalog.lake.type", "hadoop")
             .config("spark.sql.catalog.lake.warehouse", sandbox.resolve("cat").toUri().toString())

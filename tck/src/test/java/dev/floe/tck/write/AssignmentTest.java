@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every statement that writes rows assigns its values by the one rule INSERT follows (README,
+ * Every statement that writes rows assigns its values by the one rule INSERT follows (docs/sql.md,
  * "Assignment"): MERGE, CREATE TABLE AS SELECT and UPDATE keep a TIME's microseconds, refuse a DATE
  * for an INTEGER column as INSERT does (42804, nothing written), handle nested columns, and a
  * literal and a parameter are rounded the same way. Values are read back with Iceberg's own reader

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ETL statements (README, "ETL statements") through the shaded driver: a daily load with
+ * The ETL statements (docs/etl.md, "ETL statements") through the shaded driver: a daily load with
  * TRUNCATE, INSERT OVERWRITE and MERGE, each result read back with Iceberg's own reader, every file
  * at {@code <lake>/<table>/data/...}, and nothing left behind by a failing MERGE.
  */

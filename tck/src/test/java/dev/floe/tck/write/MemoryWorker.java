@@ -11,7 +11,9 @@ import java.sql.Statement;
  * A child-JVM program (run with a small heap): fills a table of 10⁵ rows, then runs a MERGE whose
  * source is that table joined with itself (10¹⁰ rows), which cannot fit in the heap. Prints {@code
  * failed SQLSTATE message} (or {@code succeeded}, or {@code escaped} for anything but an
- * SQLException), then {@code rows N} read afterwards on the same connection.
+ * SQLException), then {@code rows N} read afterwards on the same connection; then a query that
+ * sorts the same 10¹⁰ rows, printing {@code query failed SQLSTATE message} and {@code after query
+ * N} read afterwards.
  *
  * <p>Arguments: the lake's URL.
  */
@@ -46,6 +48,21 @@ public final class MemoryWorker {
       try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(v) FROM t")) {
         rs.next();
         System.out.println("rows " + rs.getLong(1) + " " + rs.getLong(2));
+      }
+      // A query whose sort must hold 10^10 rows: the read path runs out of memory the same way.
+      try (ResultSet rs =
+          s.executeQuery("SELECT a.id, b.id FROM cj a, cj b ORDER BY a.id + b.id DESC")) {
+        rs.next();
+        System.out.println("query succeeded");
+      } catch (SQLException e) {
+        System.out.println(
+            "query failed " + e.getSQLState() + " " + e.getMessage().lines().findFirst());
+      } catch (Throwable e) {
+        System.out.println("query escaped " + e);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM cj")) {
+        rs.next();
+        System.out.println("after query " + rs.getLong(1));
       }
     }
   }

@@ -25,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every statement ends when told (README, "Known limits"): {@code setQueryTimeout} and {@code
- * Statement.cancel()} stop writes, sorts and joins that would run for hours (a cross join of two
- * tables of 10⁵ rows is 10¹⁰ rows) with 57014, the table is left as it was and no file the
+ * Every statement ends when told (docs/limits.md, "Known limits"): {@code setQueryTimeout} and
+ * {@code Statement.cancel()} stop writes, sorts and joins that would run for hours (a cross join of
+ * two tables of 10⁵ rows is 10¹⁰ rows) with 57014, the table is left as it was and no file the
  * statement wrote stays behind; {@code cancel()} returns at once while the statement runs; files
  * that are not regular files are refused before they are opened. Timings are generous: the machine
  * running the kit may be slow and busy.
@@ -246,6 +246,10 @@ class StatementEndTest {
     assertThat(lines.stream().filter(l -> l.startsWith("failed")).findFirst())
         .as(worker.output())
         .hasValueSatisfying(l -> assertThat(l).startsWith("failed 53200").contains("memory"));
+    assertThat(lines.stream().filter(l -> l.startsWith("query")).findFirst())
+        .as(worker.output())
+        .hasValueSatisfying(l -> assertThat(l).startsWith("query failed 53200").contains("memory"));
+    assertThat(lines).as(worker.output()).contains("after query 100000");
     // nothing the MERGE wrote is left: one data file, from the INSERT
     assertThat(
             FolderListing.files(childLake.resolve("t")).stream()

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every type Floe maps, written by every kind of statement that writes rows, reads back exactly the
- * values written, with Iceberg's own reader and through JDBC: one assignment for all (README,
+ * values written, with Iceberg's own reader and through JDBC: one assignment for all (docs/sql.md,
  * "Assignment"). A source table is filled by INSERT VALUES and checked against the expected Java
  * values; each statement then writes its rows into another table, which must read back as the
  * source does, value for value (TIME and TIMESTAMP to the microsecond, TIMESTAMP(9) to the

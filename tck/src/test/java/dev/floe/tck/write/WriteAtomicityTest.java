@@ -17,10 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Failure atomicity (README, "Transactions"; ARCHITECTURE.md, "Commit protocol"): a statement that
- * fails halfway, a rollback and a close with pending work leave every table folder with exactly the
- * files it had; a statement or commit that returns has published a version every fresh connection
- * sees.
+ * Failure atomicity (docs/transactions.md, "Transactions"; ARCHITECTURE.md, "Commit protocol"): a
+ * statement that fails halfway, a rollback and a close with pending work leave every table folder
+ * with exactly the files it had; a statement or commit that returns has published a version every
+ * fresh connection sees.
  */
 class WriteAtomicityTest {
   /** Rows in the source table; the last one does not fit an INTEGER column. */

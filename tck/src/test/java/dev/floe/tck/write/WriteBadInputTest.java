@@ -19,8 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Bad input (README, "Types"; ARCHITECTURE.md, "Errors"): every refused write reports the SQLState
- * the contract names and leaves every table exactly as it was, with no file added or removed.
+ * Bad input (docs/sql.md, "Types"; ARCHITECTURE.md, "Errors"): every refused write reports the
+ * SQLState the contract names and leaves every table exactly as it was, with no file added or
+ * removed.
  */
 class WriteBadInputTest {
   private static final List<List<Object>> SEED =

@@ -27,10 +27,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Concurrency (ARCHITECTURE.md, "Commit protocol"; README, "Transactions"): writers racing on one
- * table, in threads and in separate processes, never lose or duplicate a commit and publish
- * contiguous versions; a change that deletes is validated against what was committed meanwhile,
- * even on an empty table, and the loser gets 40001 and leaves no files.
+ * Concurrency (ARCHITECTURE.md, "Commit protocol"; docs/transactions.md, "Transactions"): writers
+ * racing on one table, in threads and in separate processes, never lose or duplicate a commit and
+ * publish contiguous versions; a change that deletes is validated against what was committed
+ * meanwhile, even on an empty table, and the loser gets 40001 and leaves no files.
  */
 class WriteConcurrencyTest {
   @TempDir Path sandbox;

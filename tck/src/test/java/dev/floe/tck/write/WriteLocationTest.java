@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Where the data is (README, "URL forms"): whatever spelling of a location a user writes in the
- * URL, a table lands at exactly {@code <that place>/<table>}, its metadata names that place in the
- * canonical {@code file:/abs/path} form, nothing is escaped twice or left unescaped, and nothing is
- * written anywhere else.
+ * Where the data is (docs/connecting.md, "URL forms"): whatever spelling of a location a user
+ * writes in the URL, a table lands at exactly {@code <that place>/<table>}, its metadata names that
+ * place in the canonical {@code file:/abs/path} form, nothing is escaped twice or left unescaped,
+ * and nothing is written anywhere else.
  */
 class WriteLocationTest {
   /** Folder names that a percent-escaping or URI bug would move or mangle. */

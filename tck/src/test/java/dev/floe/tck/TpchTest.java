@@ -1,0 +1,122 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.tck.bench.PlanShape;
+import dev.floe.tck.bench.Tpch;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The 22 TPC-H queries at scale factor 0.01 (86,000 rows, written through Floe's batch INSERT)
+ * answer as DuckDB answers them reading the same data files, by the comparison rules of {@link
+ * Tpch}. The benchmark ({@code TpchBenchmark}) runs the same queries at larger scale factors.
+ */
+class TpchTest {
+  private static final double SCALE_FACTOR = 0.01;
+
+  /** Seconds one query may take at this scale before it is cancelled and fails. */
+  private static final int TIMEOUT = 60;
+
+  @TempDir static Path lake;
+  private static Connection floe;
+  private static Connection duck;
+
+  @BeforeAll
+  static void load() throws SQLException {
+    floe = DriverManager.getConnection("jdbc:floe:" + lake);
+    duck = DriverManager.getConnection("jdbc:duckdb:");
+    Tpch.load(floe, SCALE_FACTOR);
+    Tpch.attach(duck, floe);
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    floe.close();
+    duck.close();
+  }
+
+  static List<Integer> queries() {
+    return java.util.stream.IntStream.rangeClosed(1, Tpch.QUERIES).boxed().toList();
+  }
+
+  @ParameterizedTest(name = "q{0} answers as DuckDB does on the same files")
+  @MethodSource("queries")
+  void queryAnswersAsDuckDbDoesOnTheSameFiles(int q) throws SQLException {
+    String sql = Tpch.query(q, SCALE_FACTOR);
+    List<List<Object>> expected;
+    try (Statement s = duck.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      expected = Tpch.rows(rs);
+    }
+    List<List<Object>> actual;
+    try (Statement s = floe.createStatement()) {
+      s.setQueryTimeout(TIMEOUT);
+      try (ResultSet rs = s.executeQuery(sql)) {
+        actual = Tpch.rows(rs);
+      }
+    }
+    assertThat(expected).as("DuckDB's answer to q%d", q).isNotEmpty();
+    assertThat(Tpch.difference(expected, actual)).as("q%d against DuckDB", q).isNull();
+  }
+
+  @ParameterizedTest(name = "q{0} joins on keys, by hash, with no subquery run per row")
+  @MethodSource("queries")
+  void queryPlanJoinsOnKeysByHashWithNoSubqueryRunPerRow(int q) throws SQLException {
+    String shape = Tpch.planShape(floe, Tpch.query(q, SCALE_FACTOR));
+    // A join without a key is a cross product, unless one side is a single row (an aggregate
+    // without GROUP BY: q11's and q22's scalar subqueries), which PlanShape marks otherwise.
+    assertThat(shape)
+        .as("q%d: %s", q, shape)
+        .doesNotContain(PlanShape.NO_KEY)
+        .doesNotContain("Correlate")
+        .doesNotContain("Merge/");
+  }
+
+  @Test
+  void q05JoinsCustomerWithSupplierOnlyAfterLineitemAndOrders() throws SQLException {
+    String shape = Tpch.planShape(floe, Tpch.query(5, SCALE_FACTOR));
+    // The join whose inputs hold customer on one side and supplier on the other holds lineitem and
+    // orders too: customer ⋈ supplier on the nation alone multiplies rows (each customer meets
+    // every supplier of its nation).
+    assertThat(smallestJoinHolding(shape, "customer", "supplier"))
+        .as(shape)
+        .contains("lineitem")
+        .contains("orders");
+  }
+
+  /** The innermost join (as text) of a plan shape whose inputs hold both tables. */
+  private static String smallestJoinHolding(String shape, String a, String b) {
+    String smallest = shape;
+    for (int i = 0; i < shape.length(); i++) {
+      if (shape.charAt(i) != '(') {
+        continue;
+      }
+      int depth = 0;
+      int end = i;
+      for (int j = i; j < shape.length(); j++) {
+        depth += shape.charAt(j) == '(' ? 1 : shape.charAt(j) == ')' ? -1 : 0;
+        if (depth == 0) {
+          end = j;
+          break;
+        }
+      }
+      String inner = shape.substring(i, end + 1);
+      if (inner.contains(a) && inner.contains(b) && inner.length() < smallest.length()) {
+        smallest = inner;
+      }
+    }
+    return smallest;
+  }
+}
