@@ -971,3 +971,13 @@ void FloeInfixCast(List<Object> list, ExprContext exprContext, Span s) :
         list.add(SqlLibraryOperators.INFIX_CAST.createCall(s.pos(), operand, type));
     }
 }
+
+/**
+ * Whether the next token names a window in OVER (w ...): not when it opens PARTITION BY, or a
+ * frame (ROWS, RANGE), words Floe does not reserve.
+ */
+JAVACODE boolean floeWindowName()
+{
+    final int kind = getToken(1).kind;
+    return kind != PARTITION && kind != ROWS && kind != RANGE;
+}
