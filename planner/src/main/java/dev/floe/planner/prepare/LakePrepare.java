@@ -14,8 +14,10 @@ import dev.floe.planner.spi.PlanCache;
 import dev.floe.planner.spi.TableNames;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -42,6 +44,7 @@ import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -693,7 +696,10 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       List<String> schema =
           current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
-      SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema, lake);
+      Set<String> otherSchemas = new HashSet<>(root.getSubSchemaMap().keySet());
+      otherSchemas.remove(mount);
+      SqlNames.qualifyAll(
+          statement, names, mount, schema == null ? List.of() : schema, lake, otherSchemas);
     } finally {
       PhaseTimes.restore(before);
     }
@@ -729,7 +735,13 @@ public class LakePrepare extends CalcitePrepareImpl {
       if (needsValidation) {
         TimeTravel.rewrite(query);
       }
-      RelRoot converted = super.convertQuery(query, needsValidation, top);
+      RelRoot converted;
+      try {
+        converted = super.convertQuery(query, needsValidation, top);
+      } catch (CalciteContextException e) {
+        String mount = LakeCatalogReader.lakeRoot(context.getRootSchema());
+        throw mount == null ? e : UnknownColumns.hinted(e, query, catalogReader, mount);
+      }
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
       RelRoot root =
