@@ -395,6 +395,36 @@ PartitionField FloePartitionArguments(SqlParserPos pos, String transform) :
     }
 }
 
+/**
+ * A property's name: a string ('write.delete.mode'), or a word as Trino writes its table
+ * properties (format_version, format: Iceberg's format-version and write.format.default).
+ */
+String FloePropertyKey() :
+{
+    final String key;
+    final SqlIdentifier id;
+}
+{
+    (
+        key = SimpleStringLiteral() { return key; }
+    |
+        id = FloeName() { return floeTrinoProperty(id.getSimple()); }
+    )
+}
+
+/** The Iceberg property a Trino table property names; other words as written, in lower case. */
+JAVACODE String floeTrinoProperty(String word)
+{
+    String key = word.toLowerCase(Locale.ROOT);
+    if (key.equals("format_version")) {
+        return "format-version";
+    }
+    if (key.equals("format")) {
+        return "write.format.default";
+    }
+    return key;
+}
+
 /** {@code ('key' = value, ...)}: table properties; a value is a string, number, TRUE, FALSE or word. */
 void FloeProperties(Map<String, String> properties) :
 {
@@ -411,7 +441,7 @@ void FloeProperty(Map<String, String> properties) :
     final SqlIdentifier id;
 }
 {
-    key = SimpleStringLiteral() <EQ>
+    key = FloePropertyKey() <EQ>
     (
         value = SimpleStringLiteral()
     |
@@ -554,7 +584,10 @@ SqlNode FloeTruncateTable() :
     }
 }
 
-/** ALTER TABLE name followed by a column action, EXECUTE, or branch and tag DDL. */
+/**
+ * ALTER TABLE name followed by a column action, SET or UNSET of properties, EXECUTE, or branch and
+ * tag DDL.
+ */
 SqlNode FloeAlterTable() :
 {
     final Span s;
@@ -564,6 +597,10 @@ SqlNode FloeAlterTable() :
     final SqlIdentifier newName;
     final Type type;
     final SqlNode node;
+    Map<String, String> properties;
+    final List<String> keys = new ArrayList<String>();
+    String key;
+    boolean ifExists = false;
 }
 {
     <ALTER> { s = span(); } <TABLE> name = FloeDdlTableName()
@@ -590,6 +627,30 @@ SqlNode FloeAlterTable() :
         [ <SET> [ <DATA> ] ] <TYPE> type = FloeType() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.ALTER_COLUMN_TYPE, null, target, null, type);
+        }
+    |
+        LOOKAHEAD(2)
+        <SET> ( <PROPERTIES> | <TBLPROPERTIES> ) {
+            properties = new LinkedHashMap<String, String>();
+        }
+        (
+            FloeProperties(properties)
+        |
+            FloeProperty(properties) ( <COMMA> FloeProperty(properties) )*
+        )
+        {
+            return new SqlAlterTableProperties(s.end(this), name, properties,
+                new ArrayList<String>(), false);
+        }
+    |
+        <UNSET> ( <PROPERTIES> | <TBLPROPERTIES> )
+        [ <IF> <EXISTS> { ifExists = true; } ]
+        <LPAREN> key = FloePropertyKey() { keys.add(key); }
+        ( <COMMA> key = FloePropertyKey() { keys.add(key); } )*
+        <RPAREN>
+        {
+            return new SqlAlterTableProperties(s.end(this), name,
+                new LinkedHashMap<String, String>(), keys, ifExists);
         }
     |
         node = FloeExecute(s, name) { return node; }
