@@ -186,7 +186,7 @@ public final class FloeConnection extends ForwardingConnection {
   public PreparedStatement prepareStatement(String sql) throws SQLException {
     checkOpen();
     if (PreparedCommand.handles(sql)) {
-      return PreparedCommand.of(track(new FloeStatement(this, calcite.createStatement())), sql);
+      return track(new PreparedCommand(this, calcite.createStatement(), sql));
     }
     return track(FloePreparedStatement.prepare(this, sql));
   }

@@ -61,6 +61,11 @@ class PreparedCommandsTest {
         assertThat(insert.executeUpdate()).isEqualTo(1);
       }
       assertThat(handleExecute(c, "SHOW TABLES")).isEqualTo(1);
+      try (PreparedStatement show = c.prepareStatement("SHOW TABLES");
+          ResultSet rs = show.executeQuery()) {
+        assertThat(rs.getStatement()).isSameAs(show);
+        assertThat(show.unwrap(PreparedStatement.class)).isSameAs(show);
+      }
       try (PreparedStatement describe = c.prepareStatement("DESCRIBE events");
           ResultSet rs = describe.executeQuery()) {
         List<String> columns = new ArrayList<>();
