@@ -471,10 +471,7 @@ final class FloeResultSet extends ForwardingResultSet {
   @Override
   public void setFetchSize(int rows) throws SQLException {
     checkOpen();
-    if (rows < 0) {
-      throw SqlErrors.of(
-          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
-    }
+    FloeStatement.checkFetchSize(rows);
     super.setFetchSize(rows);
   }
 

@@ -548,10 +548,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public void setFetchSize(int rows) throws SQLException {
     checkOpen();
-    if (rows < 0) {
-      throw SqlErrors.of(
-          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
-    }
+    checkFetchSize(rows);
     super.setFetchSize(rows);
   }
 
@@ -561,6 +558,14 @@ class FloeStatement extends ForwardingStatement {
     checkOpen();
     checkFetchDirection(direction);
     super.setFetchDirection(direction);
+  }
+
+  /** Refuses a negative fetch size (HY024). */
+  static void checkFetchSize(int rows) throws SQLException {
+    if (rows < 0) {
+      throw SqlErrors.of(
+          FloeError.INVALID_ARGUMENT, "set the fetch size to " + rows, "it is negative");
+    }
   }
 
   /** Refuses a fetch direction that is none of ResultSet's three (HY024). */

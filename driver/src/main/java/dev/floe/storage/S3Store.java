@@ -324,21 +324,7 @@ public final class S3Store implements LakeStore {
 
   @Override
   public void deleteTree(String folder) {
-    String prefix = folderPrefix(folder);
-    if (prefix.isEmpty() || !prefix.startsWith(folderPrefix(root.canonical()))) {
-      throw FloeError.INVALID_NAME.error(folder, "Floe deletes only inside the lake");
-    }
-    forget();
-    try {
-      // One DELETE per object: multi-object delete is not implemented alike by every store.
-      for (S3Object object : listing(prefix, null, Integer.MAX_VALUE).objects) {
-        client.deleteObject(b -> b.bucket(bucket).key(object.key()));
-      }
-    } catch (SdkException e) {
-      throw FloeError.IO.error(e, folder, "the store refused a delete: " + describe(e));
-    } finally {
-      forget();
-    }
+    deleteTree(folder, location -> false);
   }
 
   @Override
@@ -349,6 +335,7 @@ public final class S3Store implements LakeStore {
     }
     forget();
     try {
+      // One DELETE per object: multi-object delete is not implemented alike by every store.
       for (S3Object object : listing(prefix, null, Integer.MAX_VALUE).objects) {
         if (!keep.test("s3://" + bucket + "/" + object.key())) {
           client.deleteObject(b -> b.bucket(bucket).key(object.key()));
