@@ -357,7 +357,7 @@ public final class Ddl {
       if (drop.ifExists) {
         return;
       }
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
+      throw SqlErrors.toSql(names().notFound(connection.schemaPath(), parts(drop.name)));
     }
     checkNoPendingChange(path, "drop");
     FolderCatalog.Dropped dropped = session().folders().drop(path, drop.purge);

@@ -50,7 +50,11 @@ class UnknownNamesTest {
             "SELECT * FROM main.payment",
             "DELETE FROM paymets",
             "INSERT INTO paymnts VALUES (2, 'cash', 1.00)",
-            "UPDATE pamyents SET value = 0"
+            "UPDATE pamyents SET value = 0",
+            "DROP TABLE paymnts",
+            "DESCRIBE paymnts",
+            "SHOW COLUMNS FROM paymnts",
+            "ALTER TABLE paymnts SET TBLPROPERTIES ('owner' = 'x')"
           }) {
         assertThatThrownBy(() -> s.execute(sql))
             .as(sql)
@@ -107,6 +111,12 @@ class UnknownNamesTest {
           .hasMessageContaining("did you mean method?")
           .satisfies(e -> assertState(e, "42S22"));
       assertThatThrownBy(() -> s.execute("SELECT p.vaule FROM payments p"))
+          .hasMessageContaining("did you mean value?")
+          .satisfies(e -> assertState(e, "42S22"));
+      assertThatThrownBy(() -> s.execute("INSERT INTO payments (id, metod) VALUES (2, 'x')"))
+          .hasMessageContaining("did you mean method?")
+          .satisfies(e -> assertState(e, "42S22"));
+      assertThatThrownBy(() -> s.execute("UPDATE payments SET vlaue = 0 WHERE id = 1"))
           .hasMessageContaining("did you mean value?")
           .satisfies(e -> assertState(e, "42S22"));
       assertThatThrownBy(

@@ -22,7 +22,9 @@ final class UnknownColumns {
 
   /** Calcite's words for a column it cannot find, in any table or in a named one. */
   private static final Pattern NOT_FOUND =
-      Pattern.compile("^Column '([^']+)' not found in (?:any table|table '[^']+')");
+      Pattern.compile(
+          "^(?:Column '([^']+)' not found in (?:any table|table '[^']+')"
+              + "|Unknown target column '([^']+)')");
 
   /**
    * The failure to report: a column not found, with the nearest column named (42S22), or the
@@ -56,11 +58,11 @@ final class UnknownColumns {
             return null;
           }
         });
-    String hint = NearestName.hint(column.group(1), columns);
+    String name = column.group(1) != null ? column.group(1) : column.group(2);
+    String hint = NearestName.hint(name, columns);
     if (hint.isEmpty()) {
       return failure;
     }
-    return FloeError.COLUMN_NOT_FOUND.error(
-        failure, column.group(1) + ": " + failure.getMessage() + hint);
+    return FloeError.COLUMN_NOT_FOUND.error(failure, name + ": " + failure.getMessage() + hint);
   }
 }
