@@ -416,6 +416,36 @@ PartitionField FloePartitionArguments(SqlParserPos pos, String transform) :
     }
 }
 
+/**
+ * A property's name: a string ('write.delete.mode'), or a word as Trino writes its table
+ * properties (format_version, format: Iceberg's format-version and write.format.default).
+ */
+String FloePropertyKey() :
+{
+    final String key;
+    final SqlIdentifier id;
+}
+{
+    (
+        key = SimpleStringLiteral() { return key; }
+    |
+        id = FloeName() { return floeTrinoProperty(id.getSimple()); }
+    )
+}
+
+/** The Iceberg property a Trino table property names; other words as written, in lower case. */
+JAVACODE String floeTrinoProperty(String word)
+{
+    String key = word.toLowerCase(Locale.ROOT);
+    if (key.equals("format_version")) {
+        return "format-version";
+    }
+    if (key.equals("format")) {
+        return "write.format.default";
+    }
+    return key;
+}
+
 /** {@code ('key' = value, ...)}: table properties; a value is a string, number, TRUE, FALSE or word. */
 void FloeProperties(Map<String, String> properties) :
 {
@@ -432,7 +462,7 @@ void FloeProperty(Map<String, String> properties) :
     final SqlIdentifier id;
 }
 {
-    key = SimpleStringLiteral() <EQ>
+    key = FloePropertyKey() <EQ>
     (
         value = SimpleStringLiteral()
     |
@@ -575,7 +605,10 @@ SqlNode FloeTruncateTable() :
     }
 }
 
-/** ALTER TABLE name followed by a column action, EXECUTE, or branch and tag DDL. */
+/**
+ * ALTER TABLE name followed by a column action, SET or UNSET of properties, EXECUTE, or branch and
+ * tag DDL.
+ */
 SqlNode FloeAlterTable() :
 {
     final Span s;
@@ -585,6 +618,10 @@ SqlNode FloeAlterTable() :
     final SqlIdentifier newName;
     final Type type;
     final SqlNode node;
+    Map<String, String> properties;
+    final List<String> keys = new ArrayList<String>();
+    String key;
+    boolean ifExists = false;
 }
 {
     <ALTER> { s = span(); } <TABLE> name = FloeDdlTableName()
@@ -611,6 +648,30 @@ SqlNode FloeAlterTable() :
         [ <SET> [ <DATA> ] ] <TYPE> type = FloeType() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.ALTER_COLUMN_TYPE, null, target, null, type);
+        }
+    |
+        LOOKAHEAD(2)
+        <SET> ( <PROPERTIES> | <TBLPROPERTIES> ) {
+            properties = new LinkedHashMap<String, String>();
+        }
+        (
+            FloeProperties(properties)
+        |
+            FloeProperty(properties) ( <COMMA> FloeProperty(properties) )*
+        )
+        {
+            return new SqlAlterTableProperties(s.end(this), name, properties,
+                new ArrayList<String>(), false);
+        }
+    |
+        <UNSET> ( <PROPERTIES> | <TBLPROPERTIES> )
+        [ <IF> <EXISTS> { ifExists = true; } ]
+        <LPAREN> key = FloePropertyKey() { keys.add(key); }
+        ( <COMMA> key = FloePropertyKey() { keys.add(key); } )*
+        <RPAREN>
+        {
+            return new SqlAlterTableProperties(s.end(this), name,
+                new LinkedHashMap<String, String>(), keys, ifExists);
         }
     |
         node = FloeExecute(s, name) { return node; }
@@ -942,4 +1003,63 @@ JAVACODE SqlNode floeMerge(SqlParserPos pos, SqlIdentifier target, SqlIdentifier
             values, insert.columns());
     }
     return new SqlMerge(pos, target, condition, source, updateCall, insertCall, null, alias);
+}
+
+/**
+ * DATE_DIFF in place of Calcite's BigQuery-only form: Trino's and DuckDB's date_diff('day', a, b),
+ * three expressions, becomes a call of DATE_DIFF that is rewritten before validation
+ * (FunctionRewrites); BigQuery's DATE_DIFF(a, b, DAY), with a unit keyword last, stays BigQuery's.
+ */
+SqlCall FloeDateDiff() :
+{
+    final List<SqlNode> args = new ArrayList<SqlNode>();
+    final Span s;
+    final SqlIntervalQualifier unit;
+}
+{
+    <DATE_DIFF> { s = span(); }
+    <LPAREN>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    (
+        LOOKAHEAD(TimeUnit() <RPAREN>)
+        unit = TimeUnit() { args.add(unit); }
+        <RPAREN> {
+            return SqlLibraryOperators.DATE_DIFF.createCall(s.end(this), args);
+        }
+    |
+        AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+        <RPAREN> {
+            return createCall(new SqlIdentifier("DATE_DIFF", s.pos()), s.end(this),
+                SqlFunctionCategory.USER_DEFINED_FUNCTION, null, args);
+        }
+    )
+}
+
+/** PostgreSQL's cast, v::type, as tight as a member access: CAST(v AS type). */
+void FloeInfixCast(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlDataTypeSpec type;
+}
+{
+    <INFIX_CAST> {
+        checkNonQueryExpression(exprContext);
+    }
+    type = DataType() {
+        SqlNode operand = SqlParserUtil.toTree(list);
+        list.clear();
+        list.add(SqlLibraryOperators.INFIX_CAST.createCall(s.pos(), operand, type));
+    }
+}
+
+/**
+ * Whether the next token names a window in OVER (w ...): not when it opens PARTITION BY, or a
+ * frame (ROWS, RANGE), words Floe does not reserve.
+ */
+JAVACODE boolean floeWindowName()
+{
+    final int kind = getToken(1).kind;
+    return kind != PARTITION && kind != ROWS && kind != RANGE;
 }

@@ -5,6 +5,7 @@ import dev.floe.error.SqlErrors;
 import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.adapter.TableStatistics;
 import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.TableNames;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -18,7 +19,6 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -178,20 +178,10 @@ public final class Analyze {
       if (column.names.size() != 1) {
         throw SqlErrors.of(FloeError.COLUMN_NOT_FOUND, column + " in " + table);
       }
-      String name = column.names.get(0);
-      Types.NestedField found = null;
-      for (Types.NestedField field : schema.columns()) {
-        boolean same =
-            column.isComponentQuoted(0)
-                ? field.name().equals(name)
-                : field.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT));
-        if (same) {
-          found = field;
-        }
-      }
-      if (found == null) {
-        throw SqlErrors.of(FloeError.COLUMN_NOT_FOUND, name + " in " + table);
-      }
+      Types.NestedField found =
+          schema.findField(
+              ColumnNames.resolve(
+                  ColumnNames.names(schema.columns()), SqlNames.part(column), table));
       if (!found.type().isPrimitiveType()) {
         throw SqlErrors.of(
             FloeError.NOT_SUPPORTED, "ANALYZE of " + found.name() + " (" + found.type() + ")");

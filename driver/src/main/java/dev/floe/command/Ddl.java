@@ -9,6 +9,7 @@ import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
+import dev.floe.planner.parser.ddl.SqlAlterTableProperties;
 import dev.floe.planner.parser.ddl.SqlCreateLakeTable;
 import dev.floe.planner.parser.ddl.SqlDropLakeTable;
 import dev.floe.planner.parser.ddl.SqlLakeIndex;
@@ -148,6 +149,10 @@ public final class Ddl {
       }
       if (statement instanceof SqlAlterLakeTable) {
         alter((SqlAlterLakeTable) statement);
+        return 0;
+      }
+      if (statement instanceof SqlAlterTableProperties) {
+        alterProperties((SqlAlterTableProperties) statement);
         return 0;
       }
       throw notYet(statement.getKind().toString());
@@ -353,7 +358,7 @@ public final class Ddl {
       if (drop.ifExists) {
         return;
       }
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, display(drop.name));
+      throw SqlErrors.toSql(names().notFound(connection.schemaPath(), SqlNames.parts(drop.name)));
     }
     checkNoPendingChange(path, "drop");
     FolderCatalog.Dropped dropped = session().folders().drop(path, drop.purge);
@@ -448,6 +453,40 @@ public final class Ddl {
           "Cannot alter table " + String.join(".", path) + ": " + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * SET or UNSET of table properties: the rules of CREATE, one commit, at once (as all DDL; 25000
+   * inside a transaction with uncommitted changes to the table).
+   */
+  private void alterProperties(SqlAlterTableProperties alter) throws SQLException {
+    List<String> path =
+        names().tableToChange(connection.schemaPath(), SqlNames.parts(alter.name), "alter");
+    checkNoPendingChange(path, "alter");
+    Table table = catalog().loadTable(path);
+    if (alter.set.containsKey(TableProperties.FORMAT_VERSION)) {
+      checkFormatVersion(alter.set);
+    }
+    List<String> unset = new ArrayList<>();
+    for (String key : alter.unset) {
+      if (key.equals(TableProperties.FORMAT_VERSION)) {
+        throw FloeError.INVALID_PROPERTY.error(
+            "UNSET of '" + key + "'", "a table always has a format version");
+      }
+      if (table.properties().containsKey(key)) {
+        unset.add(key);
+      } else if (!alter.ifExists) {
+        throw FloeError.INVALID_PROPERTY.error(
+            "UNSET of '" + key + "'",
+            "table "
+                + String.join(".", path)
+                + " has no such property (UNSET IF EXISTS ignores it)");
+      }
+    }
+    if (alter.set.isEmpty() && unset.isEmpty()) {
+      return;
+    }
+    catalog().updateProperties(path, table, alter.set, unset);
   }
 
   /** The column of a table a name denotes, resolved by the one column resolver. */

@@ -109,7 +109,7 @@ public final class Show {
   private List<String> tablePath(SqlIdentifier name) throws SQLException {
     List<String> path = names().table(connection.schemaPath(), SqlNames.parts(name));
     if (path == null) {
-      throw SqlErrors.of(FloeError.TABLE_NOT_FOUND, Ddl.display(name));
+      throw SqlErrors.toSql(names().notFound(connection.schemaPath(), SqlNames.parts(name)));
     }
     return path;
   }

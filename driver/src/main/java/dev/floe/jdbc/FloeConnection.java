@@ -185,6 +185,9 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public PreparedStatement prepareStatement(String sql) throws SQLException {
     checkOpen();
+    if (PreparedCommand.handles(sql)) {
+      return track(new PreparedCommand(this, calcite.createStatement(), sql));
+    }
     return track(FloePreparedStatement.prepare(this, sql));
   }
 

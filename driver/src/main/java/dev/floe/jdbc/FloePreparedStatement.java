@@ -1,8 +1,5 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.Analyze;
-import dev.floe.command.Ddl;
-import dev.floe.command.Etl;
 import dev.floe.command.FastInsert;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
@@ -33,7 +30,6 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.List;
-import org.apache.calcite.sql.SqlNode;
 
 /**
  * A Floe prepared statement. Datetime parameters are handed to Calcite as the exact numbers Floe's
@@ -80,19 +76,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     this.poolable = true;
   }
 
+  /**
+   * Prepares a statement Calcite runs; a statement Floe runs itself is a {@link PreparedCommand}
+   * (the connection tells them apart).
+   */
   static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
-    if (Etl.handles(sql) || Analyze.handles(sql)) {
-      throw SqlErrors.of(
-          FloeError.NOT_SUPPORTED,
-          "preparing TRUNCATE, INSERT OVERWRITE, MERGE or ANALYZE; run it with Statement.execute: "
-              + sql);
-    }
-    SqlNode node = Ddl.parse(sql);
-    if (Ddl.isCommand(node)) {
-      throw SqlErrors.of(
-          FloeError.NOT_SUPPORTED,
-          "preparing DDL, SHOW or DESCRIBE; run it with Statement.execute: " + sql);
-    }
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = connection.session().exclusiveKeepingAppends()) {
       connection.session().beginStatement();

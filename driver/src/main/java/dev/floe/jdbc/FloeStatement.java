@@ -378,23 +378,14 @@ class FloeStatement extends ForwardingStatement {
         () -> {
           for (int i = 0; i < statements.size(); i++) {
             String sql = statements.get(i);
-            if (Etl.handles(sql) || Analyze.handles(sql)) {
-              throw SqlErrors.of(
-                  FloeError.NOT_SUPPORTED,
-                  "TRUNCATE, INSERT OVERWRITE, MERGE or ANALYZE in a batch; run it with"
-                      + " Statement.execute: "
-                      + sql);
-            }
-            SqlNode node = Ddl.parse(sql);
-            if (Ddl.isCommand(node)) {
-              throw SqlErrors.of(
-                  FloeError.INVALID_TRANSACTION_STATE, "run DDL, SHOW or DESCRIBE in a batch", sql);
-            }
-            if (calcite.execute(sql)) {
+            // The one path of Statement.execute, inside the batch's transaction: DDL commits when
+            // it runs, as it does in any transaction; the rest commits with the batch.
+            if (executeNow(sql)) {
+              closeCurrent();
               throw SqlErrors.of(
                   FloeError.VALIDATION, "a batch statement returned a result set: " + sql);
             }
-            counts[i] = calcite.getLargeUpdateCount();
+            counts[i] = Math.max(updateCount, 0);
           }
         });
     return counts;

@@ -26,6 +26,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
@@ -211,6 +212,22 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
           ownership.checkNotInAnotherTable(action, key, value);
         }
       }
+    }
+  }
+
+  @Override
+  public void updateProperties(
+      List<String> path, Table table, Map<String, String> set, List<String> unset) {
+    String name = String.join(".", path);
+    checkInsideLake("alter table " + name, path, set);
+    TablePropertyRules.check(set);
+    UpdateProperties update = table.updateProperties();
+    set.forEach(update::set);
+    unset.forEach(update::remove);
+    try {
+      update.commit();
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw FloeError.INVALID_PROPERTY.error(e, "table " + name, e.getMessage());
     }
   }
 

@@ -253,7 +253,7 @@ class FloeDatabaseMetaDataTest {
             meta.getIndexInfo(null, "main", "orders", true, false),
             meta.getProcedures(null, null, "%"),
             meta.getProcedureColumns(null, null, "%", "%"),
-            meta.getFunctions(null, null, "%"),
+            meta.getFunctions(null, "main", "%"),
             meta.getFunctionColumns(null, null, "%", "%"),
             meta.getBestRowIdentifier(null, "main", "orders", 0, true),
             meta.getVersionColumns(null, "main", "orders"),

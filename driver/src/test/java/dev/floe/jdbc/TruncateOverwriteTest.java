@@ -290,14 +290,22 @@ class TruncateOverwriteTest extends LakeFixture {
   }
 
   @Test
-  void overwriteUnderReadOnlyIs25006AndCannotBePrepared() throws Exception {
+  void overwriteUnderReadOnlyIs25006AndRunsPrepared() throws Exception {
     try (Connection c = connect()) {
       execute(c, "CREATE TABLE t (id INT)");
-      assertThat(state(() -> c.prepareStatement("INSERT OVERWRITE t VALUES (1)")))
+      try (java.sql.PreparedStatement overwrite =
+          c.prepareStatement("INSERT OVERWRITE t VALUES (1), (2)")) {
+        assertThat(overwrite.executeUpdate()).isEqualTo(2);
+        assertThat(overwrite.executeUpdate()).isEqualTo(2);
+      }
+      assertThat(state(() -> c.prepareStatement("INSERT OVERWRITE t VALUES (?)")))
           .isEqualTo("0A000");
     }
     try (Connection c = connect("readOnly=true")) {
       assertThat(state(() -> update(c, "INSERT OVERWRITE t VALUES (1)"))).isEqualTo("25006");
+      assertThat(state(() -> c.prepareStatement("INSERT OVERWRITE t VALUES (1)").executeUpdate()))
+          .isEqualTo("25006");
     }
+    assertThat(icebergRows(table("t"), null)).containsExactly("1", "2");
   }
 }

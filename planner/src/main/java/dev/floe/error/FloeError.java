@@ -93,6 +93,13 @@ public enum FloeError {
   NUMERIC_OUT_OF_RANGE("22003", "Cannot assign value to %s: %s"),
   /** A division (or remainder) by zero. */
   DIVISION_BY_ZERO("22012", "Cannot divide by zero: %s"),
+  /**
+   * A function argument outside what the function accepts: a unit it does not know, a JSON path it
+   * cannot read, a capturing group the pattern lacks.
+   */
+  INVALID_FUNCTION_ARGUMENT("22023", "Cannot compute %s: %s"),
+  /** A regular expression that does not compile. */
+  INVALID_REGEX("2201B", "Cannot use regular expression %s: %s"),
   /** A datetime literal or value that is not valid. */
   INVALID_DATETIME("22007", "Cannot read datetime value %s: %s"),
   /** A datetime whose field is out of its range (the year 99999). */

@@ -240,6 +240,16 @@ public final class SqlErrors {
           "Numeric value out of range: " + arithmetic.getMessage() + statement(failure),
           failure);
     }
+    java.util.regex.PatternSyntaxException regex =
+        find(failure, java.util.regex.PatternSyntaxException.class);
+    if (regex != null) {
+      // A pattern of Calcite's regular-expression functions (REGEXP_LIKE, REGEXP_REPLACE).
+      return create(
+          FloeError.INVALID_REGEX.sqlState(),
+          FloeError.INVALID_REGEX.format(
+              "'" + regex.getPattern() + "'", regex.getDescription() + statement(failure)),
+          failure);
+    }
     Throwable numberFormat = find(failure, NumberFormatException.class);
     if (numberFormat != null) {
       return create(

@@ -2,10 +2,12 @@ package dev.floe.jdbc.meta;
 
 import dev.floe.config.DriverInfo;
 import dev.floe.config.FloeProperty;
+import dev.floe.planner.function.FloeFunctions;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -218,13 +220,34 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
   }
 
   /**
-   * Floe has no user-defined functions: an empty result. The built-in ones are listed by {@link
-   * #getNumericFunctions()} and its siblings.
+   * The functions a statement may call by name: the SQL standard's and Floe's vocabulary beyond it
+   * ({@link FloeFunctions#vocabulary()}), built in, so in no catalog or schema; REMARKS says what
+   * each does and which engines spell it so. A name pattern matches the upper-case name or its
+   * lower-case spelling.
    */
   @Override
   public ResultSet getFunctions(
       String catalogName, String schemaPattern, String functionNamePattern) throws SQLException {
-    return empty(MetadataResults.FUNCTIONS);
+    connection.checkOpen();
+    MetadataResults.Rows rows = new MetadataResults.Rows(MetadataResults.FUNCTIONS);
+    boolean builtIn =
+        (catalogName == null || catalogName.isEmpty())
+            && (schemaPattern == null || schemaPattern.isEmpty() || schemaPattern.equals("%"));
+    MetadataPattern names = MetadataPattern.of(functionNamePattern);
+    for (FloeFunctions.Function function :
+        builtIn ? FloeFunctions.vocabulary() : java.util.List.<FloeFunctions.Function>of()) {
+      String name = function.name();
+      if (names.matches(name) || names.matches(name.toLowerCase(Locale.ROOT))) {
+        rows.add(
+            null,
+            null,
+            name,
+            function.description(),
+            (short) DatabaseMetaData.functionNoTable,
+            name);
+      }
+    }
+    return MetadataResults.of(connection, rows);
   }
 
   /** Floe has no user-defined functions: an empty result. */

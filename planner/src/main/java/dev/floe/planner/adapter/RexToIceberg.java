@@ -240,6 +240,10 @@ public final class RexToIceberg {
   }
 
   private static @Nullable String likePrefix(RexCall like) {
+    if (like.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.LIKE) {
+      // ILIKE (of kind LIKE too) ignores case; a prefix pushed to Iceberg would not.
+      return null;
+    }
     if (like.getOperands().size() != 2 || !(like.getOperands().get(1) instanceof RexLiteral)) {
       return null;
     }

@@ -70,7 +70,7 @@ public final class SqlNames {
    */
   public static void qualify(
       SqlNode statement, TableNames names, String mount, List<String> currentSchema) {
-    statement.accept(new Qualifier(names, mount, currentSchema, null));
+    statement.accept(new Qualifier(names, mount, currentSchema, null, null));
   }
 
   /**
@@ -84,7 +84,22 @@ public final class SqlNames {
       String mount,
       List<String> currentSchema,
       LakeSchema lake) {
-    statement.accept(new Qualifier(names, mount, currentSchema, lake));
+    statement.accept(new Qualifier(names, mount, currentSchema, lake, Set.of()));
+  }
+
+  /**
+   * As {@link #qualify(SqlNode, TableNames, String, List, LakeSchema)}, and a name that denotes no
+   * table is refused here (42S02, naming the nearest table), unless its first part names one of
+   * Calcite's own root schemas ({@code otherSchemas}), where Calcite looks it up.
+   */
+  public static void qualifyAll(
+      SqlNode statement,
+      TableNames names,
+      String mount,
+      List<String> currentSchema,
+      LakeSchema lake,
+      Set<String> otherSchemas) {
+    statement.accept(new Qualifier(names, mount, currentSchema, lake, otherSchemas));
   }
 
   /** Walks a statement, resolving every identifier that stands in a table's place. */
@@ -95,12 +110,20 @@ public final class SqlNames {
     private final Deque<Set<String>> withNames = new ArrayDeque<>();
     private final @Nullable LakeSchema lake;
 
+    /** Calcite's root schemas besides the lake's; null: names not found are left to Calcite. */
+    private final @Nullable Set<String> otherSchemas;
+
     Qualifier(
-        TableNames names, String mount, List<String> currentSchema, @Nullable LakeSchema lake) {
+        TableNames names,
+        String mount,
+        List<String> currentSchema,
+        @Nullable LakeSchema lake,
+        @Nullable Set<String> otherSchemas) {
       this.names = names;
       this.mount = mount;
       this.currentSchema = currentSchema;
       this.lake = lake;
+      this.otherSchemas = otherSchemas;
     }
 
     @Override
@@ -261,6 +284,7 @@ public final class SqlNames {
         List<String> path = names.table(currentSchema, parts(identifier));
         if (path == null) {
           names.checkNotMetadataTable(currentSchema, parts(identifier), action);
+          refuseUnknown(identifier);
           return null;
         }
         qualify(identifier, path);
@@ -366,9 +390,30 @@ public final class SqlNames {
         path = metadataTable(identifier);
       }
       if (path == null) {
+        refuseUnknown(identifier);
         return;
       }
       qualify(identifier, path);
+    }
+
+    /**
+     * Refuses a table name that denotes nothing in the lake (42S02, naming the nearest table),
+     * unless Calcite may find it in one of its own schemas or the walk leaves such names to it.
+     */
+    private void refuseUnknown(SqlIdentifier identifier) {
+      if (otherSchemas == null
+          || TableReference.parse(identifier.names.get(identifier.names.size() - 1)) != null) {
+        // A metadata table or a past version: the lake schema says what is wrong with it.
+        return;
+      }
+      if (identifier.names.size() > 1) {
+        for (String schema : otherSchemas) {
+          if (schema.equalsIgnoreCase(identifier.names.get(0))) {
+            return;
+          }
+        }
+      }
+      throw names.notFound(currentSchema, parts(identifier));
     }
 
     /** Replaces a name by the exact folder path it resolved to, under the lake's mount. */

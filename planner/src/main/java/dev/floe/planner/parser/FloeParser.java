@@ -140,7 +140,9 @@ public final class FloeParser {
         throw FloeError.NOT_SUPPORTED.error(
             "time travel on the table a statement writes; a past version is read-only");
       }
-      throw syntaxError(e);
+      FloeException error = syntaxError(e);
+      String hint = reserved(sql, e);
+      throw hint.isEmpty() ? error : FloeError.SYNTAX.error(e, hint + message(e));
     }
     if (list.size() != 1) {
       throw FloeError.SYNTAX.error(
@@ -193,6 +195,60 @@ public final class FloeParser {
     return first + where + (expected.isEmpty() ? "" : "; expected one of: " + expected);
   }
 
+  /** The grammar's keywords, reserved or not. */
+  private static final org.apache.calcite.sql.parser.SqlAbstractParserImpl.Metadata KEYWORDS =
+      FloeSqlParserImpl.FACTORY.getParser(new java.io.StringReader("")).getMetadata();
+
+  /** Whether a word is reserved: a name only when double-quoted (docs/sql.md, "Reserved words"). */
+  public static boolean isReserved(String word) {
+    return KEYWORDS.isReservedWord(word.toUpperCase(Locale.ROOT));
+  }
+
+  /**
+   * When the parser stopped at a reserved word that, written in double quotes, lets it read past
+   * the next token (a name stands there), a sentence saying so and showing the quoted form;
+   * otherwise empty (a misplaced clause is no name).
+   */
+  private static String reserved(String sql, SqlParseException e) {
+    if (!(e.getCause() instanceof ParseException)) {
+      return "";
+    }
+    Token at = ((ParseException) e.getCause()).currentToken;
+    at = at == null ? null : at.next;
+    if (at != null && ".".equals(at.image)) {
+      // t.user: the parser stops at the dot before a reserved word.
+      at = at.next;
+    }
+    if (at == null
+        || at.image == null
+        || !at.image.matches("[A-Za-z][A-Za-z0-9_]*")
+        || !isReserved(at.image)) {
+      return "";
+    }
+    int start = offset(sql, at.beginLine, at.beginColumn);
+    if (start < 0 || !sql.startsWith(at.image, start)) {
+      return "";
+    }
+    String quoted = '"' + at.image + '"';
+    String retried = sql.substring(0, start) + quoted + sql.substring(start + at.image.length());
+    try {
+      SqlParser.create(retried, CONFIG).parseStmtList();
+    } catch (SqlParseException again) {
+      SqlParserPos pos = again.getPos();
+      int stop = pos == null ? -1 : offset(retried, pos.getLineNum(), pos.getColumnNum());
+      if (stop <= nextTokenEnd(retried, start + quoted.length())) {
+        // Quoted, the word does not take the parser past the token after it: no name stands here.
+        return "";
+      }
+    } catch (RuntimeException again) {
+      return "";
+    }
+    return at.image
+        + " is a reserved word; to use it as a name, write it in double quotes: "
+        + quoted
+        + ". ";
+  }
+
   private static String expected(SqlParseException e) {
     Collection<String> names = e.getExpectedTokenNames();
     if (names == null || names.isEmpty()) {
@@ -236,6 +292,20 @@ public final class FloeParser {
       text = text.substring(0, text.length() - 1).trim();
     }
     return text;
+  }
+
+  /** Where the token that follows {@code from} (after blanks) ends: a word or one character. */
+  private static int nextTokenEnd(String sql, int from) {
+    int at = from;
+    while (at < sql.length() && Character.isWhitespace(sql.charAt(at))) {
+      at++;
+    }
+    int word = at;
+    while (word < sql.length()
+        && (Character.isLetterOrDigit(sql.charAt(word)) || sql.charAt(word) == '_')) {
+      word++;
+    }
+    return word > at ? word : Math.min(sql.length(), at + 1);
   }
 
   /** The character offset of a 1-based line and column. */

@@ -5,6 +5,8 @@ import dev.floe.planner.adapter.LakeSchema;
 import dev.floe.planner.adapter.LakeTable;
 import dev.floe.planner.adapter.LakeTableModify;
 import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.function.FloeFunctions;
+import dev.floe.planner.function.FunctionRewrites;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.spi.LakeSession;
 import dev.floe.planner.spi.PhaseTimes;
@@ -12,8 +14,10 @@ import dev.floe.planner.spi.PlanCache;
 import dev.floe.planner.spi.TableNames;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -40,6 +44,7 @@ import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -383,7 +388,13 @@ public class LakePrepare extends CalcitePrepareImpl {
               .build();
       HepPlanner hep = new HepPlanner(program);
       hep.setRoot(root.rel);
-      return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+      try {
+        return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
+      } catch (RelOptPlanner.CannotPlanException e) {
+        // An aggregate Calcite parses and validates but cannot run is a feature it lacks.
+        UnsupportedAggregates.check(root.rel, e);
+        throw e;
+      }
     }
 
     /**
@@ -428,7 +439,13 @@ public class LakePrepare extends CalcitePrepareImpl {
           return implementResult(root.withRel(rel), bindable);
         }
       }
-      return GuardedPlan.of(super.implement(root.withRel(rel)));
+      try {
+        return GuardedPlan.of(super.implement(root.withRel(rel)));
+      } catch (RuntimeException e) {
+        // Code generation fails on an aggregate Calcite's runtime cannot compute over a window.
+        UnsupportedAggregates.check(rel, e);
+        throw e;
+      }
     }
 
     /**
@@ -474,7 +491,10 @@ public class LakePrepare extends CalcitePrepareImpl {
    * schema is {@code sales.eu}.
    */
   static final class LakeCatalogReader extends CalciteCatalogReader {
-    /** Looks functions up in Calcite's root schema only: Floe's schemas hold none. */
+    /**
+     * Looks functions up in Floe's function table and Calcite's root schema only: Floe's schemas
+     * hold none.
+     */
     private final CalciteCatalogReader functions;
 
     private LakeCatalogReader(
@@ -503,7 +523,18 @@ public class LakePrepare extends CalcitePrepareImpl {
         org.apache.calcite.sql.SqlSyntax syntax,
         List<org.apache.calcite.sql.SqlOperator> operatorList,
         org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher) {
+      FloeFunctions.table()
+          .lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
       functions.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
+    }
+
+    /** Floe's functions beyond the standard's ({@link FloeFunctions}), then Calcite's root's. */
+    @Override
+    public List<org.apache.calcite.sql.SqlOperator> getOperatorList() {
+      List<org.apache.calcite.sql.SqlOperator> operators =
+          new ArrayList<>(FloeFunctions.table().getOperatorList());
+      operators.addAll(functions.getOperatorList());
+      return operators;
     }
 
     static CalciteCatalogReader searching(CalciteCatalogReader calcite, Context context) {
@@ -665,7 +696,10 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       List<String> schema =
           current.isEmpty() ? List.of() : names.schema(TableNames.parts(current, true));
-      SqlNames.qualify(statement, names, mount, schema == null ? List.of() : schema, lake);
+      Set<String> otherSchemas = new HashSet<>(root.getSubSchemaMap().keySet());
+      otherSchemas.remove(mount);
+      SqlNames.qualifyAll(
+          statement, names, mount, schema == null ? List.of() : schema, lake, otherSchemas);
     } finally {
       PhaseTimes.restore(before);
     }
@@ -693,6 +727,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
       if (needsValidation) {
         qualifyTableNames(query, context);
+        FunctionRewrites.rewrite(query);
       }
       query.accept(SubMillisecondCheck.INSTANCE);
       query.accept(WindowDistinctCheck.INSTANCE);
@@ -700,7 +735,13 @@ public class LakePrepare extends CalcitePrepareImpl {
       if (needsValidation) {
         TimeTravel.rewrite(query);
       }
-      RelRoot converted = super.convertQuery(query, needsValidation, top);
+      RelRoot converted;
+      try {
+        converted = super.convertQuery(query, needsValidation, top);
+      } catch (CalciteContextException e) {
+        String mount = LakeCatalogReader.lakeRoot(context.getRootSchema());
+        throw mount == null ? e : UnknownColumns.hinted(e, query, catalogReader, mount);
+      }
       // Exact arithmetic that overflows is an error (22003), as standard SQL says, not a value
       // that silently wraps around.
       RelRoot root =

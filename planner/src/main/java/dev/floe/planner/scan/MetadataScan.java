@@ -91,7 +91,9 @@ public final class MetadataScan {
             Types.NestedField.required(1, "key", Types.StringType.get()),
             Types.NestedField.required(2, "value", Types.StringType.get()));
       }
-      return MetadataTableUtils.createMetadataTableInstance(table, type).schema();
+      Schema schema = MetadataTableUtils.createMetadataTableInstance(table, type).schema();
+      HumanPartitions shown = HumanPartitions.of(schema, table);
+      return shown == null ? schema : shown.schema(schema);
     }
   }
 
@@ -144,14 +146,16 @@ public final class MetadataScan {
       }
       scan = resolved.applyTo(scan);
     }
-    Types.StructType struct = meta.schema().asStruct();
+    HumanPartitions shown = HumanPartitions.of(meta.schema(), table);
+    Types.StructType struct =
+        (shown == null ? meta.schema() : shown.schema(meta.schema())).asStruct();
     ValueConverter converter = ValueConverter.toCalcite(struct);
     List<Object[]> rows = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         try (CloseableIterable<StructLike> taskRows = task.asDataTask().rows()) {
           for (StructLike row : taskRows) {
-            rows.add((Object[]) converter.convert(row));
+            rows.add((Object[]) converter.convert(shown == null ? row : shown.row(row)));
           }
         }
       }

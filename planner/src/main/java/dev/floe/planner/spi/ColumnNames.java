@@ -82,7 +82,8 @@ public final class ColumnNames {
       }
     }
     if (found < 0 && required) {
-      throw FloeError.COLUMN_NOT_FOUND.error(name + " in " + table);
+      throw FloeError.COLUMN_NOT_FOUND.error(
+          name + " in " + table + NearestName.hint(name.text(), columns));
     }
     return found;
   }

@@ -77,6 +77,13 @@ public interface LakeCatalog {
       Map<String, String> properties);
 
   /** Drops a table; with {@code purge}, also deletes every file it references and its folder. */
+  /**
+   * Sets and removes properties of a table in one commit, under the rules CREATE applies (accepted
+   * values, paths inside the lake).
+   */
+  void updateProperties(
+      List<String> path, Table table, Map<String, String> set, List<String> unset);
+
   void dropTable(List<String> path, boolean purge);
 
   /**

@@ -136,7 +136,27 @@ public final class TableNames {
       return path;
     }
     checkNotMetadataTable(currentSchema, name, action);
-    throw FloeError.TABLE_NOT_FOUND.error(display(name));
+    throw notFound(currentSchema, name);
+  }
+
+  /**
+   * The 42S02 error for a table name that denotes no table, naming the nearest table where the name
+   * looks ({@code Cannot find table ordrs; did you mean orders?}).
+   */
+  public RuntimeException notFound(List<String> currentSchema, List<Part> name) {
+    List<String> candidates = new ArrayList<>();
+    if (name.size() > 1) {
+      List<String> schema = schema(name.subList(0, name.size() - 1));
+      if (schema != null) {
+        candidates.addAll(catalog.tableNames(schema));
+      }
+    } else {
+      for (List<String> base : bases(currentSchema)) {
+        candidates.addAll(catalog.tableNames(base));
+      }
+    }
+    return FloeError.TABLE_NOT_FOUND.error(
+        display(name) + NearestName.hint(name.get(name.size() - 1).text(), candidates));
   }
 
   /**
