@@ -14,6 +14,9 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +133,13 @@ class ReservedWordsTest {
   }
 
   @Test
+  void rowOpensARowConstructorNotACallOfAFunctionNamedRow() {
+    SqlNode parsed = FloeParser.parse("SELECT ROW(1, TIME '10:11:12') FROM t");
+    SqlNode item = ((SqlSelect) parsed).getSelectList().get(0);
+    assertThat(item.getKind()).isEqualTo(SqlKind.ROW);
+  }
+
+  @Test
   void theClausesThoseWordsOpenStillParse() {
     for (String sql :
         List.of(
@@ -163,7 +173,7 @@ class ReservedWordsTest {
             "INSERT OVERWRITE t PARTITION (d = DATE '2024-01-01') SELECT a FROM s",
             "CREATE TABLE t (a INT, d DATE) PARTITIONED BY (month(d))",
             "ALTER TABLE t ADD COLUMN value INT",
-            "SELECT ROW(1, 2), CURRENT_DATE, CURRENT ROW FROM t",
+            "SELECT ROW(1, 2), CURRENT_DATE FROM t",
             "SELECT a FROM t GROUP BY GROUPING SETS ((a), (b)) HAVING GROUPING(a) = 0",
             "SELECT * FROM UNNEST(ARRAY[1, 2]) AS u(x)",
             "SELECT a FROM t ORDER BY a DESC NULLS LAST",
