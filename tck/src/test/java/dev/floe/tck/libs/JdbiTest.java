@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * JDBI 3 over the shaded jar: JDBI prepares every statement it runs, DDL included, sends scripts
- * as batches, and maps rows by column label.
+ * JDBI 3 over the shaded jar: JDBI prepares every statement it runs, DDL included, sends scripts as
+ * batches, and maps rows by column label.
  */
 class JdbiTest {
   @TempDir Path root;
@@ -103,8 +103,7 @@ class JdbiTest {
       assertThat(counts).hasSize(50);
       assertThat(h.createQuery("SELECT COUNT(*) FROM events").mapTo(Long.class).one())
           .isEqualTo(50L);
-      assertThat(
-              h.createQuery("SELECT COUNT(*) FROM \"events$snapshots\"").mapTo(Long.class).one())
+      assertThat(h.createQuery("SELECT COUNT(*) FROM \"events$snapshots\"").mapTo(Long.class).one())
           .as("one snapshot for the whole batch")
           .isEqualTo(1L);
     }

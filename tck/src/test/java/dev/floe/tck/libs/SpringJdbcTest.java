@@ -104,8 +104,7 @@ class SpringJdbcTest {
         .containsExactly("a", "c");
     assertThat(
             named.update(
-                "UPDATE events SET name = :name WHERE id = :id",
-                Map.of("name", "B", "id", 2)))
+                "UPDATE events SET name = :name WHERE id = :id", Map.of("name", "B", "id", 2)))
         .isEqualTo(1);
     assertThat(jdbc.queryForList("SELECT name FROM events ORDER BY id", String.class))
         .containsExactly("a", "B", "c");
