@@ -410,7 +410,16 @@ final class FloeResultSet extends ForwardingResultSet {
     }
     try (ContextLoader ignored = ContextLoader.enter()) {
       cancellation.check();
-      return calcite.next();
+      // Calcite plans a Statement's limit into the query, but a PreparedStatement is planned
+      // before setMaxRows can be called: its limit holds here.
+      if (maxRows > 0 && rowNumber >= maxRows) {
+        return false;
+      }
+      boolean more = calcite.next();
+      if (more) {
+        rowNumber++;
+      }
+      return more;
     } catch (SQLException | RuntimeException | Error e) {
       throw failed(e);
     }

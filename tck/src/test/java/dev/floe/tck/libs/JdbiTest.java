@@ -3,10 +3,16 @@ package dev.floe.tck.libs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
@@ -131,6 +137,84 @@ class JdbiTest {
         jdbi.withHandle(
             h -> h.createQuery("SELECT id FROM events ORDER BY id").mapTo(Integer.class).list());
     assertThat(ids).containsExactly(1, 2);
+  }
+
+  @Test
+  void valuesOfEveryCommonJavaTypeBindAndMapBack() {
+    try (Handle h = jdbi.open()) {
+      h.execute(
+          "CREATE TABLE v (b BOOLEAN, i BIGINT, d DECIMAL(12, 3), f DOUBLE, day DATE,"
+              + " at TIMESTAMP(6), atz TIMESTAMP(6) WITH LOCAL TIME ZONE, u UUID, bytes VARBINARY,"
+              + " s VARCHAR)");
+      LocalDate day = LocalDate.of(2024, 2, 29);
+      LocalDateTime at = LocalDateTime.of(2024, 2, 29, 13, 14, 15, 123_456_000);
+      Instant atz = Instant.parse("2024-02-29T13:14:15.654321Z");
+      UUID u = UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e");
+      assertThat(
+              h.createUpdate(
+                      "INSERT INTO v VALUES (:b, :i, :d, :f, :day, :at, :atz, :u, :bytes, :s)")
+                  .bind("b", true)
+                  .bind("i", 1L << 40)
+                  .bind("d", new BigDecimal("12.345"))
+                  .bind("f", 0.5d)
+                  .bind("day", day)
+                  .bind("at", at)
+                  .bind("atz", atz)
+                  .bind("u", u)
+                  .bind("bytes", new byte[] {1, 2, 3})
+                  .bind("s", Optional.of("x"))
+                  .execute())
+          .isEqualTo(1);
+      assertThat(h.createQuery("SELECT b FROM v").mapTo(Boolean.class).one()).isTrue();
+      assertThat(h.createQuery("SELECT i FROM v").mapTo(Long.class).one()).isEqualTo(1L << 40);
+      assertThat(h.createQuery("SELECT d FROM v").mapTo(BigDecimal.class).one())
+          .isEqualTo(new BigDecimal("12.345"));
+      assertThat(h.createQuery("SELECT day FROM v").mapTo(LocalDate.class).one()).isEqualTo(day);
+      assertThat(h.createQuery("SELECT at FROM v").mapTo(LocalDateTime.class).one()).isEqualTo(at);
+      assertThat(h.createQuery("SELECT atz FROM v").mapTo(Instant.class).one()).isEqualTo(atz);
+      assertThat(h.createQuery("SELECT u FROM v").mapTo(UUID.class).one()).isEqualTo(u);
+      assertThat(h.createQuery("SELECT bytes FROM v").mapTo(byte[].class).one())
+          .containsExactly(1, 2, 3);
+      assertThat(h.createQuery("SELECT s FROM v").mapTo(String.class).findOne()).contains("x");
+      assertThat(
+              h.createQuery("SELECT COUNT(*) FROM v WHERE day = :day AND u = :u")
+                  .bind("day", day)
+                  .bind("u", u)
+                  .mapTo(Long.class)
+                  .one())
+          .isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void aScriptKeepsSemicolonsInsideLiteralsAndComments() {
+    try (Handle h = jdbi.open()) {
+      h.createScript(
+              "CREATE TABLE notes (s VARCHAR); -- a; comment\n"
+                  + "INSERT INTO notes VALUES ('one; two');\n"
+                  + "/* block; comment */ INSERT INTO notes VALUES ('it''s')")
+          .execute();
+      assertThat(h.createQuery("SELECT s FROM notes ORDER BY s").mapTo(String.class).list())
+          .containsExactly("it's", "one; two");
+    }
+  }
+
+  @Test
+  void aStatementTimeoutAndStreamsReachTheDriver() {
+    try (Handle h = jdbi.open()) {
+      h.execute("CREATE TABLE n (i INT)");
+      h.execute("INSERT INTO n VALUES (1), (2), (3)");
+      try (var rows =
+          h
+              .createQuery("SELECT i FROM n ORDER BY i")
+              .setQueryTimeout(30)
+              .setFetchSize(1)
+              .setMaxRows(2)
+              .mapTo(Integer.class)
+              .stream()) {
+        assertThat(rows.toList()).containsExactly(1, 2);
+      }
+    }
   }
 
   @Test

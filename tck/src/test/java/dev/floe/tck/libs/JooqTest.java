@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.LocalDate;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -16,6 +17,7 @@ import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,6 +111,35 @@ class JooqTest {
     assertThat(events.field("amount").getDataType().precision()).isEqualTo(10);
     assertThat(events.field("amount").getDataType().scale()).isEqualTo(2);
     assertThat(meta.getSchemas().stream().map(s -> s.getName())).contains("sales");
+  }
+
+  @Test
+  void theDslRendersDdlAndPagingFloeRuns() {
+    dsl.createTable("items")
+        .column("id", SQLDataType.INTEGER.notNull())
+        .column("label", SQLDataType.VARCHAR(20))
+        .column("price", SQLDataType.DECIMAL(8, 2))
+        .column("day", SQLDataType.LOCALDATE)
+        .execute();
+    Table<Record> items = DSL.table(DSL.name("items"));
+    Field<Integer> id = DSL.field(DSL.name("id"), Integer.class);
+    Field<LocalDate> day = DSL.field(DSL.name("day"), LocalDate.class);
+    for (int i = 1; i <= 5; i++) {
+      dsl.insertInto(items).columns(id, day).values(i, LocalDate.of(2024, 1, i)).execute();
+    }
+    assertThat(dsl.select(id).from(items).orderBy(id).limit(2).offset(1).fetch(id))
+        .containsExactly(2, 3);
+    assertThat(dsl.select(day).from(items).where(id.eq(5)).fetchOne(day))
+        .isEqualTo(LocalDate.of(2024, 1, 5));
+    assertThat(
+            dsl.select(DSL.count())
+                .from(items)
+                .where(day.between(LocalDate.of(2024, 1, 2), LocalDate.of(2024, 1, 3)))
+                .fetchOne(0, Integer.class))
+        .isEqualTo(2);
+    dsl.alterTable("items").addColumn("note", SQLDataType.VARCHAR).execute();
+    dsl.dropTable("items").execute();
+    assertThat(dsl.fetch("SHOW TABLES")).isEmpty();
   }
 
   @Test

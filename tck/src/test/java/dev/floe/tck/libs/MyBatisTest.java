@@ -5,13 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
+import org.apache.ibatis.builder.xml.XMLMapperBuilder;
 import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.jdbc.ScriptRunner;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.ExecutorType;
@@ -154,6 +160,65 @@ class MyBatisTest {
     }
     try (SqlSession s = sessions.openSession()) {
       assertThat(s.getMapper(EventMapper.class).count()).isEqualTo(20L);
+    }
+  }
+
+  @Test
+  void theScriptRunnerRunsAScript() throws Exception {
+    try (Connection c = pool.getConnection()) {
+      ScriptRunner runner = new ScriptRunner(c);
+      runner.setLogWriter(null);
+      runner.setStopOnError(true);
+      runner.runScript(
+          new StringReader(
+              "-- the schema\n"
+                  + "CREATE TABLE events (id INT, name VARCHAR);\n"
+                  + "INSERT INTO events VALUES (1, 'a');\n"
+                  + "INSERT INTO events VALUES (2, 'b');\n"));
+    }
+    try (SqlSession s = sessions.openSession()) {
+      assertThat(s.getMapper(EventMapper.class).count()).isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void anXmlMapperWithAForeachAndAResultMapRuns() {
+    Configuration configuration = sessions.getConfiguration();
+    String xml =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
+            + "<!DOCTYPE mapper PUBLIC \"-//mybatis.org//DTD Mapper 3.0//EN\""
+            + " \"https://mybatis.org/dtd/mybatis-3-mapper.dtd\">\n"
+            + "<mapper namespace=\"events\">\n"
+            + "  <resultMap id=\"event\" type=\""
+            + Event.class.getName()
+            + "\">\n"
+            + "    <id property=\"id\" column=\"id\"/>\n"
+            + "    <result property=\"name\" column=\"name\"/>\n"
+            + "  </resultMap>\n"
+            + "  <select id=\"byIds\" resultMap=\"event\">\n"
+            + "    SELECT id, name FROM events\n"
+            + "    <where>\n"
+            + "      id IN <foreach item=\"i\" collection=\"list\" open=\"(\" separator=\",\""
+            + " close=\")\">#{i}</foreach>\n"
+            + "      <if test=\"true\">AND name IS NOT NULL</if>\n"
+            + "    </where>\n"
+            + "    ORDER BY id\n"
+            + "  </select>\n"
+            + "</mapper>\n";
+    new XMLMapperBuilder(
+            new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)),
+            configuration,
+            "events.xml",
+            configuration.getSqlFragments())
+        .parse();
+    try (SqlSession s = sessions.openSession(true)) {
+      EventMapper m = s.getMapper(EventMapper.class);
+      m.createTable();
+      m.insert(new Event(1, "a"));
+      m.insert(new Event(2, "b"));
+      m.insert(new Event(3, "c"));
+      List<Event> found = s.selectList("events.byIds", List.of(1, 3));
+      assertThat(found).containsExactly(new Event(1, "a"), new Event(3, "c"));
     }
   }
 

@@ -8,9 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,6 +135,64 @@ class SpringJdbcTest {
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"events$snapshots\"", Long.class))
         .as("the two inserts of the first transaction are one commit")
         .isEqualTo(1L);
+  }
+
+  @Test
+  void aNullBindsThroughTheParameterMetadata() {
+    jdbc.execute("CREATE TABLE events (id INT, name VARCHAR, day DATE, amount DECIMAL(5, 1))");
+    assertThat(jdbc.update("INSERT INTO events VALUES (?, ?, ?, ?)", 1, null, null, null))
+        .isEqualTo(1);
+    assertThat(
+            jdbc.update(
+                "INSERT INTO events VALUES (?, ?, ?, ?)",
+                new Object[] {2, null, null, null},
+                new int[] {Types.INTEGER, Types.VARCHAR, Types.DATE, Types.DECIMAL}))
+        .isEqualTo(1);
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT COUNT(*) FROM events WHERE name IS NULL AND day IS NULL", Long.class))
+        .isEqualTo(2L);
+  }
+
+  @Test
+  void aBatchOfStatementsRunsDdlAndWrites() {
+    int[] counts =
+        jdbc.batchUpdate(
+            "CREATE TABLE a (x INT)", "INSERT INTO a VALUES (1), (2)", "CREATE TABLE b (y INT)");
+    assertThat(counts).containsExactly(0, 2, 0);
+    assertThat(jdbc.queryForObject("SELECT SUM(x) FROM a", Integer.class)).isEqualTo(3);
+  }
+
+  @Test
+  void dateTimeAndUuidValuesBindAndReadBack() {
+    jdbc.execute(
+        "CREATE TABLE v (day DATE, at TIMESTAMP(6), atz TIMESTAMP(6) WITH LOCAL TIME ZONE, u UUID)");
+    LocalDate day = LocalDate.of(2024, 2, 29);
+    LocalDateTime at = LocalDateTime.of(2024, 2, 29, 13, 14, 15, 123_456_000);
+    OffsetDateTime atz = OffsetDateTime.parse("2024-02-29T13:14:15.654321Z");
+    UUID u = UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e");
+    jdbc.update("INSERT INTO v VALUES (?, ?, ?, ?)", day, at, atz, u);
+    assertThat(jdbc.queryForObject("SELECT day FROM v", LocalDate.class)).isEqualTo(day);
+    assertThat(jdbc.queryForObject("SELECT at FROM v", LocalDateTime.class)).isEqualTo(at);
+    assertThat(jdbc.queryForObject("SELECT atz FROM v", OffsetDateTime.class)).isEqualTo(atz);
+    assertThat(jdbc.queryForObject("SELECT u FROM v", UUID.class)).isEqualTo(u);
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM v WHERE day = ?", Long.class, day))
+        .isEqualTo(1L);
+    try (var days = jdbc.queryForStream("SELECT day FROM v", (rs, n) -> rs.getObject(1))) {
+      assertThat(days.toList()).containsExactly(java.sql.Date.valueOf(day));
+    }
+  }
+
+  @Test
+  void theTemplatesLimitsReachTheDriver() {
+    jdbc.execute("CREATE TABLE n (i INT)");
+    jdbc.update("INSERT INTO n VALUES (1), (2), (3)");
+    JdbcTemplate limited = new JdbcTemplate(dataSource);
+    limited.setMaxRows(2);
+    limited.setFetchSize(1);
+    limited.setQueryTimeout(30);
+    assertThat(limited.queryForList("SELECT i FROM n ORDER BY i", Integer.class))
+        .containsExactly(1, 2);
   }
 
   @Test
