@@ -17,6 +17,7 @@ import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlShow;
+import dev.floe.planner.prepare.ColumnLabels;
 import dev.floe.planner.spi.ColumnNames;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.spi.TableNames;
@@ -311,7 +312,9 @@ public final class Ddl {
                   + field.getType().getFullTypeString()
                   + " (cast it to a type a table can hold)");
         }
-        columns.add(new Column(field.getName(), type, !field.getType().isNullable(), null));
+        columns.add(
+            new Column(
+                ColumnLabels.of(field.getName()), type, !field.getType().isNullable(), null));
       }
       if (!create.columns.isEmpty()) {
         if (create.columns.size() != columns.size()) {
