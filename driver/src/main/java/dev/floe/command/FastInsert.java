@@ -1,9 +1,9 @@
 package dev.floe.command;
 
 import dev.floe.planner.adapter.SqlNames;
-import dev.floe.planner.spi.ColumnNames;
-import dev.floe.planner.spi.PinnedTable;
-import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.name.ColumnNames;
+import dev.floe.planner.name.TableNames;
+import dev.floe.planner.session.PinnedTable;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
 import dev.floe.txn.FloeSession;

@@ -2,11 +2,11 @@ package dev.floe.command;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.adapter.SqlNames;
+import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
 import dev.floe.planner.parser.stmt.SqlMergeInto.Action;
 import dev.floe.planner.parser.stmt.SqlMergeInto.Match;
-import dev.floe.planner.spi.ColumnNames;
-import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.session.PinnedTable;
 import dev.floe.planner.write.LakeWrites;
 import dev.floe.planner.write.WritePlan;
 import dev.floe.txn.FloeSession;

@@ -3,7 +3,7 @@ package dev.floe.command;
 import dev.floe.error.FloeError;
 import dev.floe.planner.adapter.RexToIceberg;
 import dev.floe.planner.adapter.SqlNames;
-import dev.floe.planner.spi.ColumnNames;
+import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.type.DatetimeLiterals;
 import dev.floe.planner.type.LakeJavaTypeFactory;
 import dev.floe.planner.type.TemporalValues;

@@ -61,7 +61,7 @@ public final class FloeConnection extends ForwardingConnection {
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
-          return size() > dev.floe.planner.spi.PlanCache.CAPACITY;
+          return size() > dev.floe.planner.session.PlanCache.CAPACITY;
         }
       };
 

@@ -1,4 +1,4 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.name;
 
 import java.util.Collection;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.session;
 
 import java.util.EnumMap;
 import java.util.Map;

@@ -1,6 +1,7 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.name;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.spi.LakeCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,7 +86,45 @@ public final class TableNames {
           "data_files",
           "delete_files");
 
+  private static final ThreadLocal<Listener> LISTENER = new ThreadLocal<>();
+
   private final LakeCatalog catalog;
+
+  /**
+   * Who hears of the names resolved on a thread and what each found: the plan cache, while a
+   * statement is prepared, so that it keeps the plan only while every name still resolves so.
+   */
+  public interface Listener {
+    /**
+     * A table name resolved from a current schema (null: a schema name) found a folder (null:
+     * none).
+     */
+    void resolved(
+        @Nullable List<String> currentSchema, List<Part> name, @Nullable List<String> found);
+  }
+
+  /**
+   * Tells {@code listener} of every name resolved on this thread from now on (null: nobody).
+   *
+   * @return the listener it replaces, to be put back when done
+   */
+  public static @Nullable Listener listen(@Nullable Listener listener) {
+    Listener previous = LISTENER.get();
+    if (listener == null) {
+      LISTENER.remove();
+    } else {
+      LISTENER.set(listener);
+    }
+    return previous;
+  }
+
+  private static void tell(
+      @Nullable List<String> currentSchema, List<Part> name, @Nullable List<String> found) {
+    Listener listener = LISTENER.get();
+    if (listener != null) {
+      listener.resolved(currentSchema, name, found);
+    }
+  }
 
   /** A resolver over a catalog. */
   public TableNames(LakeCatalog catalog) {
@@ -118,7 +157,7 @@ public final class TableNames {
    */
   public @Nullable List<String> table(List<String> currentSchema, List<Part> name) {
     List<String> found = findTable(currentSchema, name);
-    PlanCache.resolved(currentSchema, name, found);
+    tell(currentSchema, name, found);
     return found;
   }
 
@@ -226,7 +265,7 @@ public final class TableNames {
    */
   public @Nullable List<String> schema(List<Part> name) {
     List<String> found = findSchema(name);
-    PlanCache.resolved(null, name, found);
+    tell(null, name, found);
     return found;
   }
 

@@ -1,4 +1,4 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

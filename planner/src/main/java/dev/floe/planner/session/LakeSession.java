@@ -1,5 +1,6 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.session;
 
+import dev.floe.planner.spi.LakeCatalog;
 import java.util.List;
 import java.util.TimeZone;
 import java.util.concurrent.ExecutorService;

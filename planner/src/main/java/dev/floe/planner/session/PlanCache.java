@@ -1,5 +1,6 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.session;
 
+import dev.floe.planner.name.TableNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -162,12 +163,14 @@ public final class PlanCache {
    */
   public static final class Recording implements AutoCloseable {
     private final @Nullable Recording outer;
+    private final TableNames.@Nullable Listener listener;
     private final List<Resolution> names = new ArrayList<>();
     private final Set<List<String>> tables = new LinkedHashSet<>();
     private boolean keepable = true;
 
     private Recording(@Nullable Recording outer) {
       this.outer = outer;
+      this.listener = TableNames.listen(PlanCache::resolved);
     }
 
     /**
@@ -187,6 +190,7 @@ public final class PlanCache {
 
     @Override
     public void close() {
+      TableNames.listen(listener);
       if (outer == null) {
         RECORDING.remove();
       } else {
@@ -238,7 +242,7 @@ public final class PlanCache {
   }
 
   /** Records a table name resolved from a current schema (null: a schema name). */
-  static void resolved(
+  private static void resolved(
       @Nullable List<String> currentSchema,
       List<TableNames.Part> name,
       @Nullable List<String> found) {

@@ -1,4 +1,4 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.name;
 
 import dev.floe.error.FloeError;
 import java.util.ArrayList;
