@@ -1,6 +1,6 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.FastInsert;
+import dev.floe.command.dml.FastInsert;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;

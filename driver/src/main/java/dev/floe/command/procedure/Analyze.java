@@ -1,5 +1,6 @@
-package dev.floe.command;
+package dev.floe.command.procedure;
 
+import dev.floe.command.CommandContext;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.planner.adapter.SqlNames;

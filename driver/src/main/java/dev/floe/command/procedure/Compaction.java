@@ -1,4 +1,4 @@
-package dev.floe.command;
+package dev.floe.command.procedure;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;

@@ -1,5 +1,6 @@
-package dev.floe.command;
+package dev.floe.command.dml;
 
+import dev.floe.command.CommandContext;
 import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.name.TableNames;

@@ -1,4 +1,4 @@
-package dev.floe.command;
+package dev.floe.command.introspection;
 
 import dev.floe.planner.scan.ScanStats;
 import java.sql.Connection;

@@ -1,5 +1,7 @@
-package dev.floe.command;
+package dev.floe.command.ddl;
 
+import dev.floe.command.CommandContext;
+import dev.floe.command.QueryRows;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
 import dev.floe.error.SqlErrors;
@@ -59,8 +61,9 @@ import org.apache.iceberg.types.Types;
 /**
  * Runs Floe's own statements, parsed by Floe's grammar ({@link FloeParser}): DDL commits at once
  * (CREATE TABLE ... AS SELECT creates and fills the table in one commit, so a failure leaves no
- * table and no folder behind); SHOW and DESCRIBE answer with rows ({@link Show}); statements the
- * grammar knows but Floe does not run yet are refused with 0A000.
+ * table and no folder behind); SHOW and DESCRIBE answer with rows ({@link
+ * dev.floe.command.introspection.Show}); statements the grammar knows but Floe does not run yet are
+ * refused with 0A000.
  */
 public final class Ddl {
   /**
@@ -103,15 +106,6 @@ public final class Ddl {
 
   private static SQLException notYet(String what) {
     return SqlErrors.of(FloeError.NOT_SUPPORTED, what + " is not supported yet");
-  }
-
-  /** Runs one SHOW or DESCRIBE statement: its column labels and rows. */
-  public Show.Result query(SqlNode node) throws SQLException {
-    try {
-      return new Show(connection).run(node);
-    } catch (RuntimeException e) {
-      throw SqlErrors.toSql(e);
-    }
   }
 
   /**

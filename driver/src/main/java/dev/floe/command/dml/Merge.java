@@ -1,5 +1,6 @@
-package dev.floe.command;
+package dev.floe.command.dml;
 
+import dev.floe.command.QueryRows;
 import dev.floe.error.FloeError;
 import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.name.ColumnNames;

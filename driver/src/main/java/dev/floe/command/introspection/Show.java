@@ -1,5 +1,6 @@
-package dev.floe.command;
+package dev.floe.command.introspection;
 
+import dev.floe.command.CommandContext;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.meta.LakeSchemas;
@@ -42,6 +43,15 @@ public final class Show {
 
   Show(CommandContext connection) {
     this.connection = connection;
+  }
+
+  /** Runs one SHOW or DESCRIBE statement on a connection: its column labels and rows. */
+  public static Result query(CommandContext connection, SqlNode node) throws SQLException {
+    try {
+      return new Show(connection).run(node);
+    } catch (RuntimeException e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   private LakeCatalog catalog() {
@@ -91,7 +101,7 @@ public final class Show {
     } else {
       path = names().schema(SqlNames.parts(schema));
       if (path == null) {
-        throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, Ddl.display(schema));
+        throw SqlErrors.of(FloeError.SCHEMA_NOT_FOUND, TableNames.display(SqlNames.parts(schema)));
       }
     }
     MetadataPattern pattern = MetadataPattern.of(like);

@@ -1,5 +1,6 @@
-package dev.floe.command;
+package dev.floe.command.procedure;
 
+import dev.floe.command.CommandContext;
 import dev.floe.config.Quantities;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
