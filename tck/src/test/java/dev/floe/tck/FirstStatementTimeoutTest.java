@@ -25,8 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * statement.
  */
 class FirstStatementTimeoutTest {
-  /** How late after the deadline (or the cancel) a statement may still be running. */
-  private static final long GRACE_MILLIS = 1_000;
+  /**
+   * How late after the deadline (or the cancel) a statement may still be running: about a second
+   * (measured 0.2 to 0.4 s late), here two, for a machine that several builds share (2.4 s late
+   * once at a load of 20 on 2 cores: one step of preparing, a static initializer or a compile, is
+   * not interrupted).
+   */
+  private static final long GRACE_MILLIS = 2_000;
 
   private static final String QUERY =
       "SELECT o.region, COUNT(*) AS n, SUM(o.amount) AS total, MAX(c.name) AS last_name"
@@ -72,7 +77,7 @@ class FirstStatementTimeoutTest {
     } else {
       assertThat(out.get("state")).as(out.toString()).isEqualTo("57014");
       assertThat(Long.parseLong(out.get("millis")))
-          .as("stopped within a second of the deadline: %s", out)
+          .as("stopped soon after the deadline: %s", out)
           .isLessThanOrEqualTo(1_000 + GRACE_MILLIS);
       assertThat(out.get("message")).contains("timeout");
     }
@@ -87,7 +92,7 @@ class FirstStatementTimeoutTest {
     } else {
       assertThat(out.get("state")).as(out.toString()).isEqualTo("57014");
       assertThat(Long.parseLong(out.get("millis")))
-          .as("stopped within a second of the cancel: %s", out)
+          .as("stopped soon after the cancel: %s", out)
           .isLessThanOrEqualTo(500 + GRACE_MILLIS);
     }
     assertThat(out.get("after")).as("the connection runs the next statement").isEqualTo("2");

@@ -244,6 +244,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       Type elementType,
       CalciteCatalogReader catalogReader,
       RelOptPlanner planner) {
+    Cancellation.current().check(); // the planner's rules are made on a first statement
     JavaTypeFactory typeFactory = context.getTypeFactory();
     EnumerableRel.Prefer prefer =
         elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
@@ -562,6 +563,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         org.apache.calcite.sql.SqlSyntax syntax,
         List<org.apache.calcite.sql.SqlOperator> operatorList,
         org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher) {
+      Cancellation.current().check(); // the validator asks for every name it meets
       FloeFunctions.table()
           .lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
       functions.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
@@ -598,6 +600,7 @@ public class LakePrepare extends CalcitePrepareImpl {
      */
     @Override
     public Prepare.@Nullable PreparingTable getTable(List<String> names) {
+      Cancellation.current().check(); // a table's first lookup reads its metadata
       Prepare.PreparingTable table = super.getTable(names);
       if (table != null) {
         LakeTable lake = table.unwrap(LakeTable.class);
