@@ -57,10 +57,10 @@ public final class FloeConnection extends ForwardingConnection {
   private final Properties clientInfo = new Properties();
 
   /** Texts of statements run here that Calcite runs (not Floe's own commands), most recent last. */
-  private final java.util.Map<String, Boolean> calciteTexts =
+  private final java.util.Map<String, StatementKind> calciteTexts =
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, StatementKind> eldest) {
           return size() > dev.floe.planner.session.PlanCache.CAPACITY;
         }
       };
@@ -89,16 +89,16 @@ public final class FloeConnection extends ForwardingConnection {
   }
 
   /**
-   * Whether a statement text is known to be one Calcite runs, so that Floe need not parse it to
-   * tell (the grammar is fixed, so the answer never changes).
+   * The kind of a statement text known to be one Calcite runs, so that Floe need not parse it again
+   * to tell (the grammar is fixed, so the answer never changes); null when not known.
    */
-  synchronized boolean knownCalciteText(String sql) {
-    return calciteTexts.containsKey(sql);
+  synchronized StatementKind knownCalciteText(String sql) {
+    return calciteTexts.get(sql);
   }
 
-  /** Remembers that Calcite runs a statement text. */
-  synchronized void rememberCalciteText(String sql) {
-    calciteTexts.put(sql, Boolean.TRUE);
+  /** Remembers that Calcite runs a statement text, of a kind. */
+  synchronized void rememberCalciteText(String sql, StatementKind kind) {
+    calciteTexts.put(sql, kind);
   }
 
   CalciteConnection calcite() {
@@ -185,10 +185,11 @@ public final class FloeConnection extends ForwardingConnection {
   @Override
   public PreparedStatement prepareStatement(String sql) throws SQLException {
     checkOpen();
-    if (PreparedCommand.handles(sql)) {
+    StatementKind.Parsed parsed = PreparedCommand.classify(sql);
+    if (parsed.kind().command()) {
       return track(new PreparedCommand(this, calcite.createStatement(), sql));
     }
-    return track(FloePreparedStatement.prepare(this, sql));
+    return track(FloePreparedStatement.prepare(this, sql, parsed.kind()));
   }
 
   /** As {@link #createStatement(int, int)}. */

@@ -50,6 +50,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
 
   private PreparedStatement calcite;
   private final String sql;
+  private final StatementKind kind;
   private ParameterMetaData parameters;
   private PlanCache.Entry plan;
   private final FastInsert fast;
@@ -63,11 +64,16 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private Object[] values;
 
   private FloePreparedStatement(
-      FloeConnection connection, PreparedStatement calcite, String sql, PlanCache.Entry plan)
+      FloeConnection connection,
+      PreparedStatement calcite,
+      String sql,
+      StatementKind kind,
+      PlanCache.Entry plan)
       throws SQLException {
     super(connection, calcite);
     this.calcite = calcite;
     this.sql = sql;
+    this.kind = kind;
     this.plan = plan;
     this.parameters = calcite.getParameterMetaData();
     this.bindings = new Binding[parameters.getParameterCount() + 1];
@@ -80,12 +86,13 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
    * Prepares a statement Calcite runs; a statement Floe runs itself is a {@link PreparedCommand}
    * (the connection tells them apart).
    */
-  static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
+  static FloePreparedStatement prepare(FloeConnection connection, String sql, StatementKind kind)
+      throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = connection.session().exclusiveKeepingAppends()) {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
-      return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
+      return new FloePreparedStatement(connection, prepared, sql, kind, PlanCache.lastUsed());
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
@@ -95,7 +102,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
-    StatementKind.refuseUnlessQuery(sql);
+    kind.check(StatementKind.Answer.ROWS, sql);
     if (!execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
@@ -112,7 +119,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
-    StatementKind.refuseIfQuery(sql);
+    kind.check(StatementKind.Answer.COUNT, sql);
     if (execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
