@@ -470,18 +470,18 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
 
   // ---- result sets ------------------------------------------------------------------------
 
-  /** Forward-only, read-only result sets. */
+  /** Forward-only and scroll-insensitive result sets, read-only. */
   @Override
   public boolean supportsResultSetType(int type) throws SQLException {
     open();
-    return type == ResultSet.TYPE_FORWARD_ONLY;
+    return type == ResultSet.TYPE_FORWARD_ONLY || type == ResultSet.TYPE_SCROLL_INSENSITIVE;
   }
 
   /** {@inheritDoc} */
   @Override
   public boolean supportsResultSetConcurrency(int type, int concurrency) throws SQLException {
     open();
-    return type == ResultSet.TYPE_FORWARD_ONLY && concurrency == ResultSet.CONCUR_READ_ONLY;
+    return supportsResultSetType(type) && concurrency == ResultSet.CONCUR_READ_ONLY;
   }
 
   /** {@inheritDoc} */

@@ -156,8 +156,6 @@ public final class ForwardingProcessor extends AbstractProcessor {
     out.append("} to a wrapped object; Floe overrides what it must own.\n *\n");
     out.append(" * <p>Generated from the interface by {@code ");
     out.append(ForwardingProcessor.class.getName()).append("}.\n */\n");
-    out.append("@javax.annotation.processing.Generated(\"");
-    out.append(ForwardingProcessor.class.getName()).append("\")\n");
     out.append("@SuppressWarnings({\"deprecation\", \"unchecked\"})\n");
     out.append(base.publicClass ? "public " : "").append("abstract class ");
     out.append(base.simpleName);
