@@ -91,7 +91,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
@@ -102,13 +101,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return getResultSet();
   }
 
-  /** {@inheritDoc} */
   @Override
   public int executeUpdate() throws SQLException {
     return (int) executeLargeUpdate();
   }
 
-  /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
@@ -119,7 +116,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return Math.max(getLargeUpdateCount(), 0);
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
@@ -187,7 +183,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
@@ -205,7 +200,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     batchValues.add(row);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
@@ -214,7 +208,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     unsetInBatch = 0;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int[] executeBatch() throws SQLException {
     long[] counts = executeLargeBatch();
@@ -291,7 +284,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     inOneTransaction(() -> fast.run(session(), rows));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearParameters() throws SQLException {
     checkOpen();
@@ -300,7 +292,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     calcite.clearParameters();
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
@@ -308,7 +299,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return meta == null ? null : new FloeResultSetMetaData(floeConnection(), meta);
   }
 
-  /** {@inheritDoc} */
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
@@ -508,7 +498,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x) throws SQLException {
     if (x == null) {
@@ -518,7 +507,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDateTime(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
     if (x == null || calendar == null) {
@@ -533,7 +521,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         instant);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x) throws SQLException {
     if (x == null) {
@@ -543,13 +530,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDate().atStartOfDay(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x, Calendar calendar) throws SQLException {
     setDate(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x) throws SQLException {
     if (x == null) {
@@ -561,13 +546,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, time);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x, Calendar calendar) throws SQLException {
     setTime(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x) throws SQLException {
     if (x instanceof LocalDateTime) {
@@ -608,7 +591,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType) throws SQLException {
     if (x == null) {
@@ -618,7 +600,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
@@ -646,19 +627,16 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return type.getVendorTypeNumber();
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType, String typeName) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType, typeName));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBoolean(int index, boolean x) throws SQLException {
     if (!kept(index, x)) {
@@ -666,7 +644,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setByte(int index, byte x) throws SQLException {
     if (!kept(index, x)) {
@@ -674,7 +651,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setShort(int index, short x) throws SQLException {
     if (!kept(index, x)) {
@@ -682,7 +658,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setInt(int index, int x) throws SQLException {
     if (!kept(index, x)) {
@@ -690,7 +665,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setLong(int index, long x) throws SQLException {
     if (!kept(index, x)) {
@@ -698,7 +672,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setFloat(int index, float x) throws SQLException {
     if (!kept(index, x)) {
@@ -706,7 +679,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDouble(int index, double x) throws SQLException {
     if (!kept(index, x)) {
@@ -714,7 +686,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
     if (!kept(index, x)) {
@@ -744,7 +715,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNString(int index, String x) throws SQLException {
     if (!kept(index, x)) {
@@ -752,7 +722,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBytes(int index, byte[] x) throws SQLException {
     byte[] copy = x == null ? null : x.clone();
