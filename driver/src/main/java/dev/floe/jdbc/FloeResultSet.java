@@ -271,7 +271,10 @@ final class FloeResultSet extends ForwardingResultSet {
     T from(Cursor.Accessor accessor) throws SQLException;
   }
 
-  /** Reads a column of the current row; a failure becomes an SQLException with Floe's state. */
+  /**
+   * Reads a column of the current row; a failure becomes an SQLException with Floe's state. The
+   * getters a scan's rows are read with most write the same out, without the indirection.
+   */
   private <T> T read(int column, Read<T> read) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
@@ -330,7 +333,12 @@ final class FloeResultSet extends ForwardingResultSet {
       Object value = nestedAt(column);
       return value == null ? null : value.toString();
     }
-    return read(column, Cursor.Accessor::getString);
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getString();
+    } catch (SQLException | RuntimeException | Error e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   /** As Avatica's {@code getObject}: the accessor's value converted for the column's JDBC type. */
@@ -339,7 +347,12 @@ final class FloeResultSet extends ForwardingResultSet {
     if (nestedTypes[column] != null) {
       return nestedAt(column);
     }
-    return read(column, a -> AvaticaSite.get(a, types[column], signed[column], utc));
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return AvaticaSite.get(accessor, types[column], signed[column], utc);
+    } catch (SQLException | RuntimeException | Error e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   /** Whether the last value read was NULL; every accessor shares the cursor's flag. */
@@ -415,12 +428,22 @@ final class FloeResultSet extends ForwardingResultSet {
 
   @Override
   public BigDecimal getBigDecimal(int column) throws SQLException {
-    return read(column, Cursor.Accessor::getBigDecimal);
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getBigDecimal();
+    } catch (SQLException | RuntimeException | Error e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   @Override
   public byte[] getBytes(int column) throws SQLException {
-    return read(column, Cursor.Accessor::getBytes);
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return accessor.getBytes();
+    } catch (SQLException | RuntimeException | Error e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   @Override
