@@ -71,6 +71,8 @@ public final class Show {
         return tables(show.name, show.like);
       case COLUMNS:
         return columns(show.name);
+      case CREATE_VIEW:
+        return new Views(connection).showCreate(show.name);
       default:
         return createTable(show.name);
     }
@@ -96,6 +98,7 @@ public final class Show {
     }
     MetadataPattern pattern = MetadataPattern.of(like);
     List<String> tables = new ArrayList<>(catalog().tableNames(path));
+    tables.addAll(catalog().viewNames(path, table -> true));
     tables.sort(null);
     List<Object[]> rows = new ArrayList<>();
     for (String table : tables) {
@@ -109,12 +112,27 @@ public final class Show {
   private List<String> tablePath(SqlIdentifier name) throws SQLException {
     List<String> path = names().table(connection.schemaPath(), SqlNames.parts(name));
     if (path == null) {
+      names().checkNotView(connection.schemaPath(), SqlNames.parts(name), "show create table");
       throw SqlErrors.toSql(names().notFound(connection.schemaPath(), SqlNames.parts(name)));
     }
     return path;
   }
 
   private Result columns(SqlIdentifier name) throws SQLException {
+    List<String> view =
+        names().table(connection.schemaPath(), SqlNames.parts(name)) == null
+            ? names().view(connection.schemaPath(), SqlNames.parts(name))
+            : null;
+    if (view != null) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Types.NestedField field : catalog().loadView(view).schema().columns()) {
+        rows.add(
+            new Object[] {
+              field.name(), typeName(field.type()), field.isRequired() ? "not null" : "", null
+            });
+      }
+      return new Result(COLUMN_LABELS, rows);
+    }
     Table table = catalog().loadTable(tablePath(name));
     Schema schema = table.schema();
     Map<Integer, List<String>> partitioning = new TreeMap<>();
