@@ -73,23 +73,23 @@ public final class LocalStore implements LakeStore {
   @Override
   public boolean isTable(String folder) {
     Path path = LocalFileIO.toPath(folder);
-    return io.sandbox().contains(path) && FolderTableOperations.isTable(path);
+    return io.sandbox().contains(path) && LocalTableOperations.isTable(path);
   }
 
   @Override
-  public FolderTableOperations operations(String folder) {
-    return new FolderTableOperations(folder, LocalFileIO.toPath(folder), io);
+  public LocalTableOperations operations(String folder) {
+    return new LocalTableOperations(folder, LocalFileIO.toPath(folder), io);
   }
 
   @Override
   public boolean isView(String folder) {
     Path path = LocalFileIO.toPath(folder);
-    return io.sandbox().contains(path) && FolderTableOperations.isView(path);
+    return io.sandbox().contains(path) && LocalTableOperations.isView(path);
   }
 
   @Override
-  public FolderTableOperations viewOperations(String folder) {
-    return new FolderTableOperations(folder, LocalFileIO.toPath(folder), io, true);
+  public LocalTableOperations viewOperations(String folder) {
+    return new LocalTableOperations(folder, LocalFileIO.toPath(folder), io, true);
   }
 
   @Override

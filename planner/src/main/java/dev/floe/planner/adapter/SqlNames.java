@@ -2,10 +2,10 @@ package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.name.ColumnNames;
+import dev.floe.planner.name.TableNames;
 import dev.floe.planner.parser.FloeParser;
-import dev.floe.planner.spi.ColumnNames;
-import dev.floe.planner.spi.PlanCache;
-import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.session.PlanCache;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
