@@ -257,6 +257,22 @@ class ViewsTest {
   }
 
   @Test
+  void aBatchIntoAViewIs42809AndViewsFeedWritesToTables() throws Exception {
+    s.execute("CREATE VIEW v AS SELECT id, total FROM orders WHERE customer = 10");
+    // Refused when prepared, before any batch is built.
+    assertState(() -> c.prepareStatement("INSERT INTO v VALUES (?, ?)"), "42809", "view");
+    s.execute("CREATE TABLE totals (id INT, total DECIMAL(10, 2))");
+    assertThat(s.executeUpdate("INSERT INTO totals SELECT id, total FROM v")).isEqualTo(2);
+    s.executeUpdate(
+        "MERGE INTO totals t USING v ON t.id = v.id"
+            + " WHEN MATCHED THEN UPDATE SET total = v.total * 2"
+            + " WHEN NOT MATCHED THEN INSERT VALUES (v.id, v.total)");
+    assertThat(Sql.lines(c, "SELECT id, total FROM totals ORDER BY id"))
+        .containsExactly("1 10.00", "3 4.50");
+    assertThat(Sql.lines(c, "SELECT COUNT(*) FROM orders")).containsExactly("3");
+  }
+
+  @Test
   void aViewOverADroppedTableFails42S02NamingBoth() throws Exception {
     s.execute("CREATE TABLE gone (x INT)");
     s.execute("CREATE VIEW over_gone AS SELECT x FROM gone");
