@@ -477,7 +477,7 @@ void FloeProperty(Map<String, String> properties) :
     { properties.put(key, value); }
 }
 
-/** CREATE [OR REPLACE] TABLE ..., CREATE [UNIQUE] INDEX ... */
+/** CREATE [OR REPLACE] TABLE ..., CREATE [OR REPLACE] VIEW ..., CREATE [UNIQUE] INDEX ... */
 SqlNode FloeCreate() :
 {
     final Span s;
@@ -493,11 +493,27 @@ SqlNode FloeCreate() :
     PartitionField field;
     SqlNode query = null;
     SqlParserPos queryStart = null;
+    SqlNodeList viewColumns = null;
 }
 {
     <CREATE> { s = span(); }
     [ <OR> <REPLACE> { replace = true; } ]
     (
+        <VIEW>
+        [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+        name = FloeDdlTableName()
+        [ viewColumns = FloeNameList() ]
+        <AS> { queryStart = floeNextPos(); }
+        query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+        {
+            if (replace && ifNotExists) {
+                throw floeError(s.end(this),
+                    "CREATE OR REPLACE VIEW cannot say IF NOT EXISTS as well");
+            }
+            return new SqlCreateLakeView(s.end(this), name, replace, ifNotExists, viewColumns,
+                query, queryStart);
+        }
+    |
         <TABLE>
         [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
         name = FloeDdlTableName()
@@ -563,7 +579,10 @@ SqlNode FloeCreate() :
     )
 }
 
-/** DROP TABLE [IF EXISTS] name [PURGE], DROP INDEX [IF EXISTS] name [ON table]. */
+/**
+ * DROP TABLE [IF EXISTS] name [PURGE], DROP VIEW [IF EXISTS] name, DROP INDEX [IF EXISTS] name
+ * [ON table].
+ */
 SqlNode FloeDrop() :
 {
     final Span s;
@@ -575,6 +594,13 @@ SqlNode FloeDrop() :
 {
     <DROP> { s = span(); }
     (
+        <VIEW>
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
+        name = FloeDdlTableName()
+        {
+            return new SqlDropLakeView(s.end(this), name, ifExists);
+        }
+    |
         <TABLE>
         [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
         name = FloeDdlTableName()
@@ -606,8 +632,8 @@ SqlNode FloeTruncateTable() :
 }
 
 /**
- * ALTER TABLE name followed by a column action, SET or UNSET of properties, EXECUTE, or branch and
- * tag DDL.
+ * ALTER TABLE name followed by a column action, a partition field or write order change, SET or
+ * UNSET of properties, EXECUTE, or branch and tag DDL.
  */
 SqlNode FloeAlterTable() :
 {
@@ -622,10 +648,68 @@ SqlNode FloeAlterTable() :
     final List<String> keys = new ArrayList<String>();
     String key;
     boolean ifExists = false;
+    PartitionField field;
+    PartitionField replacement;
+    SqlIdentifier fieldName = null;
+    String distribution = null;
+    final List<SqlAlterTableLayout.SortField> order = new ArrayList<SqlAlterTableLayout.SortField>();
 }
 {
     <ALTER> { s = span(); } <TABLE> name = FloeDdlTableName()
     (
+        LOOKAHEAD({ getToken(1).kind == ADD && getToken(2).kind == PARTITION
+            && floeWordIs(getToken(3), "FIELD") })
+        <ADD> <PARTITION> floeExpectWord("FIELD") field = FloePartitionField()
+        [ <AS> fieldName = FloeDdlName() ]
+        {
+            return new SqlAlterTableLayout(s.end(this), name,
+                SqlAlterTableLayout.Action.ADD_PARTITION_FIELD, field, null, fieldName,
+                new ArrayList<SqlAlterTableLayout.SortField>(), null);
+        }
+    |
+        LOOKAHEAD({ getToken(1).kind == DROP && getToken(2).kind == PARTITION
+            && floeWordIs(getToken(3), "FIELD") })
+        <DROP> <PARTITION> floeExpectWord("FIELD") field = FloePartitionField()
+        {
+            return new SqlAlterTableLayout(s.end(this), name,
+                SqlAlterTableLayout.Action.DROP_PARTITION_FIELD, field, null, null,
+                new ArrayList<SqlAlterTableLayout.SortField>(), null);
+        }
+    |
+        LOOKAHEAD({ getToken(1).kind == REPLACE && getToken(2).kind == PARTITION
+            && floeWordIs(getToken(3), "FIELD") })
+        <REPLACE> <PARTITION> floeExpectWord("FIELD") field = FloePartitionField()
+        <WITH> replacement = FloePartitionField()
+        [ <AS> fieldName = FloeDdlName() ]
+        {
+            return new SqlAlterTableLayout(s.end(this), name,
+                SqlAlterTableLayout.Action.REPLACE_PARTITION_FIELD, field, replacement, fieldName,
+                new ArrayList<SqlAlterTableLayout.SortField>(), null);
+        }
+    |
+        <WRITE>
+        (
+            LOOKAHEAD({ floeWordIs(getToken(1), "UNORDERED") })
+            floeTakeWord() { distribution = "none"; }
+        |
+            LOOKAHEAD({ floeWordIs(getToken(1), "DISTRIBUTED") })
+            floeTakeWord() <BY> <PARTITION> { distribution = "hash"; }
+            [
+                LOOKAHEAD({ floeWordIs(getToken(1), "LOCALLY") })
+                floeTakeWord() floeExpectWord("ORDERED") <BY> FloeSortFields(order)
+            ]
+        |
+            LOOKAHEAD({ floeWordIs(getToken(1), "LOCALLY") })
+            floeTakeWord() floeExpectWord("ORDERED") <BY> FloeSortFields(order)
+            { distribution = "none"; }
+        |
+            floeExpectWord("ORDERED") <BY> FloeSortFields(order) { distribution = "range"; }
+        )
+        {
+            return new SqlAlterTableLayout(s.end(this), name,
+                SqlAlterTableLayout.Action.WRITE_ORDER, null, null, null, order, distribution);
+        }
+    |
         <ADD> [ <COLUMN> ] column = FloeColumnDef() {
             return new SqlAlterLakeTable(s.end(this), name,
                 SqlAlterLakeTable.Action.ADD_COLUMN, column, null, null, null);
@@ -678,6 +762,43 @@ SqlNode FloeAlterTable() :
     |
         node = FloeRefCreate(s, name) { return node; }
     )
+}
+
+/** Whether a token is a plain word spelled so, in any case (not quoted). */
+JAVACODE boolean floeWordIs(Token t, String word)
+{
+    return t.image != null && t.image.equalsIgnoreCase(word);
+}
+
+/** Consumes the next token, which must be the word given (a word Calcite has no keyword for). */
+JAVACODE void floeExpectWord(String word)
+{
+    final Token t = getNextToken();
+    if (t.image == null || !t.image.equalsIgnoreCase(word)) {
+        throw floeError(new SqlParserPos(t.beginLine, t.beginColumn, t.endLine, t.endColumn),
+            "Encountered \"" + t.image + "\"; expected " + word);
+    }
+}
+
+/** The fields of a sort order: column or transform [ASC | DESC] [NULLS FIRST | LAST], ... */
+void FloeSortFields(List<SqlAlterTableLayout.SortField> order) :
+{
+}
+{
+    FloeSortField(order) ( <COMMA> FloeSortField(order) )*
+}
+
+void FloeSortField(List<SqlAlterTableLayout.SortField> order) :
+{
+    final PartitionField field;
+    boolean descending = false;
+    Boolean nullsFirst = null;
+}
+{
+    field = FloePartitionField()
+    [ <ASC> | <DESC> { descending = true; } ]
+    [ <NULLS> ( <FIRST> { nullsFirst = Boolean.TRUE; } | <LAST> { nullsFirst = Boolean.FALSE; } ) ]
+    { order.add(new SqlAlterTableLayout.SortField(field, descending, nullsFirst)); }
 }
 
 /** EXECUTE procedure(arg => value, ...) [WHERE condition], after ALTER TABLE name. */
@@ -803,7 +924,7 @@ Long FloeDurationUnit(int n) :
 
 /**
  * SHOW SCHEMAS, SHOW TABLES [FROM | IN schema] [LIKE 'pattern'], SHOW COLUMNS FROM | IN table,
- * SHOW CREATE TABLE table.
+ * SHOW CREATE TABLE table, SHOW CREATE VIEW view.
  */
 SqlNode FloeShow() :
 {
@@ -829,9 +950,16 @@ SqlNode FloeShow() :
             return new SqlShow(s.end(this), SqlShow.What.COLUMNS, name, null);
         }
     |
-        <CREATE> <TABLE> name = FloeDdlTableName() {
-            return new SqlShow(s.end(this), SqlShow.What.CREATE_TABLE, name, null);
-        }
+        <CREATE>
+        (
+            <TABLE> name = FloeDdlTableName() {
+                return new SqlShow(s.end(this), SqlShow.What.CREATE_TABLE, name, null);
+            }
+        |
+            <VIEW> name = FloeDdlTableName() {
+                return new SqlShow(s.end(this), SqlShow.What.CREATE_VIEW, name, null);
+            }
+        )
     )
 }
 

@@ -31,6 +31,9 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The tables under one lake root, a local folder or an S3 prefix: every folder holding {@code
@@ -144,7 +147,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     }
     for (String child : store.childFolders(folder, named)) {
       String location = folder + "/" + child;
-      if (!store.isTable(location) && holdsTable(location, MAX_DEPTH)) {
+      if (!store.isTable(location) && !store.isView(location) && holdsTable(location, MAX_DEPTH)) {
         names.add(child);
       }
     }
@@ -159,6 +162,75 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
   @Override
   public boolean tableExists(List<String> path) {
     return store.isTable(tableLocation(path));
+  }
+
+  @Override
+  public List<String> viewNames(List<String> schemaPath, Predicate<String> named) {
+    String folder = tableLocation(schemaPath);
+    List<String> names = new ArrayList<>();
+    if (store.isTable(folder)) {
+      return names;
+    }
+    for (String child : store.childFolders(folder, named)) {
+      if (store.isView(folder + "/" + child)) {
+        names.add(child);
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public boolean viewExists(List<String> path) {
+    return !path.isEmpty() && store.isView(tableLocation(path));
+  }
+
+  @Override
+  public ViewMetadata loadView(List<String> path) {
+    String location = tableLocation(path);
+    LakeTableOperations ops = store.viewOperations(location);
+    int version = store.isView(location) ? ops.latestVersion() : -1;
+    if (version < 0) {
+      throw FloeError.VIEW_NOT_FOUND.error(describe(path));
+    }
+    String file = ops.versionLocation(version);
+    try {
+      return ViewMetadataParser.read(io().newInputFile(file));
+    } catch (RuntimeException e) {
+      throw FloeError.IO.error(e, file, "the view metadata cannot be read: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void commitView(List<String> path, @Nullable ViewMetadata base, ViewMetadata next) {
+    String location = tableLocation(path);
+    if (!store.contains(location)) {
+      throw FloeError.OUTSIDE_LAKE.error("create view " + String.join(".", path), location, root());
+    }
+    LakeTableOperations ops = store.viewOperations(location);
+    int latest = ops.latestVersion();
+    int expected =
+        base == null || base.metadataFileLocation() == null
+            ? -1
+            : LakeTableOperations.versionOf(
+                base.metadataFileLocation()
+                    .substring(base.metadataFileLocation().lastIndexOf('/') + 1));
+    if (latest != expected || (base == null && store.isTable(location))) {
+      throw new CommitFailedException(
+          "Cannot commit to view %s: version %s was published meanwhile",
+          String.join(".", path), latest);
+    }
+    if (base == null) {
+      ops.markView();
+    }
+    ops.publishVersion(latest < 1 ? 1 : latest + 1, ViewMetadataParser.toJson(next));
+  }
+
+  @Override
+  public void dropView(List<String> path) {
+    if (!viewExists(path)) {
+      throw FloeError.VIEW_NOT_FOUND.error(describe(path));
+    }
+    store.deleteTree(tableLocation(path));
   }
 
   @Override
@@ -487,7 +559,7 @@ public final class FolderCatalog implements LakeCatalog, AutoCloseable {
     }
     for (String child : store.childFolders(folder)) {
       String location = folder + "/" + child;
-      if (store.isTable(location) || holdsTable(location, depth - 1)) {
+      if (store.isTable(location) || store.isView(location) || holdsTable(location, depth - 1)) {
         return true;
       }
     }

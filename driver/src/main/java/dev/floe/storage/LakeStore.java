@@ -41,6 +41,18 @@ public interface LakeStore extends AutoCloseable {
   /** The operations of the table in a folder (which may not hold a table yet). */
   LakeTableOperations operations(String folder);
 
+  /**
+   * Whether a folder holds an Iceberg view: {@code metadata/} with a version and the view hint
+   * (docs/sql.md, "Views").
+   */
+  boolean isView(String folder);
+
+  /**
+   * The operations that find and publish the versions of the view in a folder (which may not hold a
+   * view yet), with the commit protocol of tables.
+   */
+  LakeTableOperations viewOperations(String folder);
+
   /** Whether the lake's root is there: the folder exists, or the bucket can be listed. */
   boolean isAvailable();
 

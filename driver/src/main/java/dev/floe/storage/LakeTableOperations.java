@@ -38,8 +38,15 @@ public abstract class LakeTableOperations implements TableOperations {
   /** The name of the version hint in the metadata folder. */
   protected static final String HINT = "version-hint.text";
 
+  /**
+   * The name of a view's version hint in its metadata folder: also what tells a view's folder from
+   * a table's (docs/sql.md, "Views"), since it is written before the view's first version.
+   */
+  protected static final String VIEW_HINT = "view-hint.text";
+
   private final String location;
   private final FileIO io;
+  private final String hint;
   private TableMetadata current;
   private int version = -1;
   private boolean loaded;
@@ -48,8 +55,19 @@ public abstract class LakeTableOperations implements TableOperations {
   private boolean latestIsPlain;
 
   protected LakeTableOperations(String location, FileIO io) {
+    this(location, io, false);
+  }
+
+  /** Operations of a table's folder, or with {@code view} of a view's folder. */
+  protected LakeTableOperations(String location, FileIO io, boolean view) {
     this.location = location;
     this.io = io;
+    this.hint = view ? VIEW_HINT : HINT;
+  }
+
+  /** The name of the hint file in {@code metadata/}: a table's or a view's. */
+  protected final String hintName() {
+    return hint;
   }
 
   /** Whether {@code metadata/<name>} exists. */
@@ -67,17 +85,18 @@ public abstract class LakeTableOperations implements TableOperations {
     return null;
   }
 
-  /** The text of {@code metadata/version-hint.text}, or null when it cannot be read. */
+  /** The text of the hint file ({@link #hintName()}), or null when it cannot be read. */
   protected abstract String readHint();
 
   /**
-   * Publishes {@code metadata/v<next>.metadata.json} if and only if no such file exists.
+   * Publishes {@code metadata/v<next>.metadata.json}, holding {@code json}, if and only if no such
+   * file exists.
    *
    * @throws CommitFailedException when another writer published that version first
    * @throws org.apache.iceberg.exceptions.CommitStateUnknownException when it cannot be told
    *     whether the file was published
    */
-  protected abstract void publish(int next, TableMetadata metadata);
+  protected abstract void publish(int next, String json);
 
   /** Rewrites the version hint; failures are ignored, since readers probe forward. */
   protected abstract void writeHint(int next);
@@ -182,7 +201,7 @@ public abstract class LakeTableOperations implements TableOperations {
     checkCanPublish();
     checkWritable(metadata);
     int next = version + 1 < 1 ? 1 : version + 1;
-    publish(next, metadata);
+    publish(next, org.apache.iceberg.TableMetadataParser.toJson(metadata));
     writeHint(next);
     deleteRemovedMetadataFiles(base, metadata);
     loaded = false;
@@ -192,6 +211,39 @@ public abstract class LakeTableOperations implements TableOperations {
       // Published: the commit stands even if reading it back failed; the next use reads again.
       loaded = false;
     }
+  }
+
+  /**
+   * The number of the newest published version of the metadata in this folder (a view's, whose
+   * files these operations find and publish but do not parse), or -1 when there is none.
+   */
+  public int latestVersion() {
+    return findLatestVersion();
+  }
+
+  /** The location of a published version's metadata file. */
+  public String versionLocation(int v) {
+    return metadataFile(v);
+  }
+
+  /**
+   * Publishes version {@code next} holding {@code json} as a table version is published (a view's
+   * metadata), then the hint.
+   *
+   * @throws CommitFailedException when another writer published that version first
+   */
+  public void publishVersion(int next, String json) {
+    checkCanPublish();
+    publish(next, json);
+    writeHint(next);
+  }
+
+  /**
+   * Marks the folder as a view's before its first version is published (the view hint, naming no
+   * version yet), so no reader ever takes it for a table.
+   */
+  public void markView() {
+    writeHint(0);
   }
 
   private static boolean sameFile(TableMetadata a, TableMetadata b) {
@@ -235,7 +287,7 @@ public abstract class LakeTableOperations implements TableOperations {
       throw FloeError.IO.error(
           metadataFileLocation("v" + hint + ".metadata.json"),
           "the table's "
-              + HINT
+              + hint
               + " names version "
               + hint
               + ", whose metadata file is missing;"
@@ -286,6 +338,7 @@ public abstract class LakeTableOperations implements TableOperations {
 
   /** Whether a metadata folder's file names include a table version or the hint. */
   static boolean holdsVersion(List<String> names) {
+    // A view's folder holds versions too; the callers that tell them apart look for VIEW_HINT.
     return names.stream().anyMatch(n -> n.equals(HINT) || versionOf(n) >= 0);
   }
 

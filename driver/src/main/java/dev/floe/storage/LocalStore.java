@@ -82,6 +82,17 @@ public final class LocalStore implements LakeStore {
   }
 
   @Override
+  public boolean isView(String folder) {
+    Path path = LocalFileIO.toPath(folder);
+    return io.sandbox().contains(path) && LocalTableOperations.isView(path);
+  }
+
+  @Override
+  public LocalTableOperations viewOperations(String folder) {
+    return new LocalTableOperations(folder, LocalFileIO.toPath(folder), io, true);
+  }
+
+  @Override
   public boolean isAvailable() {
     return Files.isDirectory(root.localPath());
   }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 
@@ -31,7 +30,12 @@ public final class LocalTableOperations extends LakeTableOperations {
   private final LocalFileIO io;
 
   public LocalTableOperations(String location, Path folder, LocalFileIO io) {
-    super(location, io);
+    this(location, folder, io, false);
+  }
+
+  /** The operations of a table's folder, or with {@code view} of a view's folder. */
+  public LocalTableOperations(String location, Path folder, LocalFileIO io, boolean view) {
+    super(location, io, view);
     this.folder = folder;
     this.metadataFolder = folder.resolve("metadata");
     this.io = io;
@@ -76,7 +80,7 @@ public final class LocalTableOperations extends LakeTableOperations {
     return realParent != null && realParent.equals(realMetadata);
   }
 
-  /** Whether a folder holds an Iceberg table. */
+  /** Whether a folder holds an Iceberg table (and not a view: no view hint beside its versions). */
   public static boolean isTable(Path folder) {
     Path metadata = folder.resolve("metadata");
     if (!Files.isDirectory(metadata)) {
@@ -85,10 +89,27 @@ public final class LocalTableOperations extends LakeTableOperations {
     if (Files.exists(metadata.resolve(HINT))) {
       return true;
     }
-    try (Stream<Path> files = Files.list(metadata)) {
-      return files.anyMatch(p -> versionOf(p.getFileName().toString()) >= 0);
-    } catch (IOException e) {
+    List<String> names = names(metadata);
+    return !names.contains(VIEW_HINT) && names.stream().anyMatch(n -> versionOf(n) >= 0);
+  }
+
+  /**
+   * Whether a folder holds an Iceberg view: the view hint and a version, and no table's hint (a
+   * table created where a view's creation was cut short is a table).
+   */
+  public static boolean isView(Path folder) {
+    Path metadata = folder.resolve("metadata");
+    if (!Files.exists(metadata.resolve(VIEW_HINT)) || Files.exists(metadata.resolve(HINT))) {
       return false;
+    }
+    return names(metadata).stream().anyMatch(n -> versionOf(n) >= 0);
+  }
+
+  private static List<String> names(Path metadata) {
+    try (Stream<Path> files = Files.list(metadata)) {
+      return files.map(p -> p.getFileName().toString()).toList();
+    } catch (IOException e) {
+      return List.of();
     }
   }
 
@@ -129,14 +150,14 @@ public final class LocalTableOperations extends LakeTableOperations {
   @Override
   protected String readHint() {
     try {
-      return Files.readString(metadataFolder.resolve(HINT), StandardCharsets.UTF_8);
+      return Files.readString(metadataFolder.resolve(hintName()), StandardCharsets.UTF_8);
     } catch (IOException e) {
       return null;
     }
   }
 
   @Override
-  protected void publish(int next, TableMetadata metadata) {
+  protected void publish(int next, String json) {
     try {
       Files.createDirectories(metadataFolder);
     } catch (IOException e) {
@@ -145,7 +166,11 @@ public final class LocalTableOperations extends LakeTableOperations {
     Path temp = metadataFolder.resolve("." + UUID.randomUUID() + ".metadata.json.tmp");
     Path target = metadataFolder.resolve("v" + next + ".metadata.json");
     try {
-      TableMetadataParser.write(metadata, io.newOutputFile(temp.toString()));
+      try (java.io.OutputStream out = io.newOutputFile(temp.toString()).create()) {
+        out.write(json.getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write " + temp, e);
+      }
       link(temp, target, next);
     } finally {
       try {
@@ -193,13 +218,23 @@ public final class LocalTableOperations extends LakeTableOperations {
   }
 
   @Override
+  public void markView() {
+    try {
+      Files.createDirectories(metadataFolder);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create " + metadataFolder, e);
+    }
+    super.markView();
+  }
+
+  @Override
   protected void writeHint(int next) {
     Path temp = metadataFolder.resolve("." + UUID.randomUUID() + ".version-hint.tmp");
     try {
       Files.write(temp, Integer.toString(next).getBytes(StandardCharsets.UTF_8));
       Files.move(
           temp,
-          metadataFolder.resolve(HINT),
+          metadataFolder.resolve(hintName()),
           StandardCopyOption.REPLACE_EXISTING,
           StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

@@ -304,7 +304,27 @@ public final class S3Store implements LakeStore {
     if (exists(metadata + LakeTableOperations.HINT)) {
       return true;
     }
-    return LakeTableOperations.holdsVersion(names(metadata));
+    List<String> names = names(metadata);
+    return !names.contains(LakeTableOperations.VIEW_HINT)
+        && LakeTableOperations.holdsVersion(names);
+  }
+
+  @Override
+  public boolean isView(String folder) {
+    return remembered("view " + folder, () -> holdsView(folder));
+  }
+
+  private boolean holdsView(String folder) {
+    String metadata = folderPrefix(folder) + "metadata/";
+    List<String> names = names(metadata);
+    return names.contains(LakeTableOperations.VIEW_HINT)
+        && !names.contains(LakeTableOperations.HINT)
+        && LakeTableOperations.holdsVersion(names);
+  }
+
+  @Override
+  public S3TableOperations viewOperations(String folder) {
+    return new S3TableOperations(folder, this, true);
   }
 
   @Override
@@ -319,7 +339,7 @@ public final class S3Store implements LakeStore {
 
   @Override
   public S3TableOperations operations(String folder) {
-    return new S3TableOperations(folder, this);
+    return new S3TableOperations(folder, this, false);
   }
 
   @Override
@@ -422,6 +442,7 @@ public final class S3Store implements LakeStore {
 
   /** An unconditional PUT. */
   void put(String key, byte[] bytes) {
+    forget();
     client.putObject(
         PutObjectRequest.builder().bucket(bucket).key(key).build(), RequestBody.fromBytes(bytes));
   }

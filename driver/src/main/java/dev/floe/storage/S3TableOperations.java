@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -28,8 +27,8 @@ public final class S3TableOperations extends LakeTableOperations {
   private final S3Store store;
   private final String metadataPrefix;
 
-  S3TableOperations(String location, S3Store store) {
-    super(location, store.io());
+  S3TableOperations(String location, S3Store store, boolean view) {
+    super(location, store.io(), view);
     this.store = store;
     this.metadataPrefix = store.folderPrefix(location) + "metadata/";
   }
@@ -53,7 +52,7 @@ public final class S3TableOperations extends LakeTableOperations {
   @Override
   protected String readHint() {
     try {
-      byte[] bytes = store.get(metadataPrefix + HINT);
+      byte[] bytes = store.get(metadataPrefix + hintName());
       return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     } catch (SdkException e) {
       return null;
@@ -93,10 +92,10 @@ public final class S3TableOperations extends LakeTableOperations {
   }
 
   @Override
-  protected void publish(int next, TableMetadata metadata) {
+  protected void publish(int next, String json) {
     String name = "v" + next + ".metadata.json";
     String key = metadataPrefix + name;
-    byte[] bytes = TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
     RuntimeException failure;
     try {
       store.putIfAbsent(key, bytes);
@@ -159,7 +158,8 @@ public final class S3TableOperations extends LakeTableOperations {
   @Override
   protected void writeHint(int next) {
     try {
-      store.put(metadataPrefix + HINT, Integer.toString(next).getBytes(StandardCharsets.UTF_8));
+      store.put(
+          metadataPrefix + hintName(), Integer.toString(next).getBytes(StandardCharsets.UTF_8));
     } catch (SdkException e) {
       // The hint is advisory: readers probe forward from a stale one.
     }

@@ -164,7 +164,7 @@ class DbeaverMetadataReplayTest {
         .containsEntry("TABLE_SCHEM", "main")
         .containsEntry("TABLE_TYPE", "TABLE")
         .containsEntry("REMARKS", "Orders of every shop");
-    assertThat(column(meta.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE");
+    assertThat(column(meta.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE", "VIEW");
   }
 
   @Test

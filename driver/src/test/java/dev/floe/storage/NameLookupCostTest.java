@@ -129,6 +129,16 @@ class NameLookupCostTest {
     }
 
     @Override
+    public boolean isView(String folder) {
+      return store.isView(folder);
+    }
+
+    @Override
+    public LakeTableOperations viewOperations(String folder) {
+      return store.viewOperations(folder);
+    }
+
+    @Override
     public boolean isAvailable() {
       return store.isAvailable();
     }

@@ -73,6 +73,17 @@ public enum FloeError {
   TABLE_VERSION_NOT_FOUND("42S02", "Cannot find %s of table %s: %s"),
   /** A write, DDL or procedure on a metadata table ({@code t$snapshots}), which is read-only. */
   METADATA_TABLE_READ_ONLY("42809", "Cannot %s %s: it is a metadata table, which is read-only"),
+  /**
+   * A statement that takes a table given a view (a write, TRUNCATE, ALTER TABLE, DROP TABLE,
+   * procedures), or DROP VIEW given a table.
+   */
+  WRONG_KIND("42809", "Cannot %s %s: %s"),
+  /** CREATE VIEW of a view that exists. */
+  VIEW_EXISTS("42S01", "Cannot create view %s: it already exists"),
+  /** A view that is not there. */
+  VIEW_NOT_FOUND("42S02", "Cannot find view %s"),
+  /** A view whose query names a table or view that is not there any more. */
+  VIEW_BROKEN("42S02", "Cannot read view %s: %s"),
   /** A metadata table ({@code t$snapshots}) that does not exist. */
   METADATA_TABLE_NOT_FOUND("42S02", "Cannot find metadata table %s: %s"),
   /** A schema that is not there. */

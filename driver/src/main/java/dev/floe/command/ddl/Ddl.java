@@ -12,9 +12,12 @@ import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.ColumnDef;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
+import dev.floe.planner.parser.ddl.SqlAlterTableLayout;
 import dev.floe.planner.parser.ddl.SqlAlterTableProperties;
 import dev.floe.planner.parser.ddl.SqlCreateLakeTable;
+import dev.floe.planner.parser.ddl.SqlCreateLakeView;
 import dev.floe.planner.parser.ddl.SqlDropLakeTable;
+import dev.floe.planner.parser.ddl.SqlDropLakeView;
 import dev.floe.planner.parser.ddl.SqlLakeIndex;
 import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
@@ -110,12 +113,28 @@ public final class Ddl {
       if (statement instanceof SqlCreateLakeTable) {
         return create((SqlCreateLakeTable) statement, sql);
       }
+      if (statement instanceof SqlCreateLakeView) {
+        new Views(connection).create((SqlCreateLakeView) statement, sql);
+        return 0;
+      }
+      if (statement instanceof SqlDropLakeView) {
+        new Views(connection).drop((SqlDropLakeView) statement);
+        return 0;
+      }
       if (statement instanceof SqlDropLakeTable) {
         drop((SqlDropLakeTable) statement);
         return 0;
       }
       if (statement instanceof SqlAlterLakeTable) {
         alter((SqlAlterLakeTable) statement);
+        return 0;
+      }
+      if (statement instanceof SqlAlterTableLayout) {
+        SqlAlterTableLayout layout = (SqlAlterTableLayout) statement;
+        List<String> path =
+            names().tableToChange(connection.schemaPath(), SqlNames.parts(layout.name), "alter");
+        checkNoPendingChange(path, "alter");
+        TableLayout.alter(catalog().loadTable(path), path, layout);
         return 0;
       }
       if (statement instanceof SqlAlterTableProperties) {
@@ -324,6 +343,7 @@ public final class Ddl {
     List<String> path = existingPath(drop.name);
     if (path == null || !catalog().tableExists(path)) {
       names().checkNotMetadataTable(connection.schemaPath(), SqlNames.parts(drop.name), "drop");
+      names().checkNotView(connection.schemaPath(), SqlNames.parts(drop.name), "drop table");
       if (drop.ifExists) {
         return;
       }

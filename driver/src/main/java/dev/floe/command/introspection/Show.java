@@ -26,6 +26,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.SQLViewRepresentation;
+import org.apache.iceberg.view.ViewMetadata;
 
 /**
  * SHOW and DESCRIBE: each answers with rows under stable column labels, Trino's where Trino has one
@@ -81,6 +83,8 @@ public final class Show {
         return tables(show.name, show.like);
       case COLUMNS:
         return columns(show.name);
+      case CREATE_VIEW:
+        return createView(show.name);
       default:
         return createTable(show.name);
     }
@@ -106,6 +110,7 @@ public final class Show {
     }
     MetadataPattern pattern = MetadataPattern.of(like);
     List<String> tables = new ArrayList<>(catalog().tableNames(path));
+    tables.addAll(catalog().viewNames(path, table -> true));
     tables.sort(null);
     List<Object[]> rows = new ArrayList<>();
     for (String table : tables) {
@@ -119,12 +124,27 @@ public final class Show {
   private List<String> tablePath(SqlIdentifier name) throws SQLException {
     List<String> path = names().table(connection.schemaPath(), SqlNames.parts(name));
     if (path == null) {
+      names().checkNotView(connection.schemaPath(), SqlNames.parts(name), "show create table");
       throw SqlErrors.toSql(names().notFound(connection.schemaPath(), SqlNames.parts(name)));
     }
     return path;
   }
 
   private Result columns(SqlIdentifier name) throws SQLException {
+    List<String> view =
+        names().table(connection.schemaPath(), SqlNames.parts(name)) == null
+            ? names().view(connection.schemaPath(), SqlNames.parts(name))
+            : null;
+    if (view != null) {
+      List<Object[]> rows = new ArrayList<>();
+      for (Types.NestedField field : catalog().loadView(view).schema().columns()) {
+        rows.add(
+            new Object[] {
+              field.name(), typeName(field.type()), field.isRequired() ? "not null" : "", null
+            });
+      }
+      return new Result(COLUMN_LABELS, rows);
+    }
     Table table = catalog().loadTable(tablePath(name));
     Schema schema = table.schema();
     Map<Integer, List<String>> partitioning = new TreeMap<>();
@@ -299,6 +319,40 @@ public final class Show {
       default:
         return type.toString().toUpperCase(Locale.ROOT);
     }
+  }
+
+  /** SHOW CREATE VIEW: the statement that defines the view as it is now. */
+  private Result createView(SqlIdentifier name) throws SQLException {
+    List<String> current = connection.schemaPath();
+    List<String> path = names().view(current, SqlNames.parts(name));
+    if (path == null) {
+      if (names().table(current, SqlNames.parts(name)) != null) {
+        throw SqlErrors.of(
+            FloeError.WRONG_KIND,
+            "show create view",
+            TableNames.display(SqlNames.parts(name)),
+            "it is a table; SHOW CREATE TABLE shows it");
+      }
+      throw SqlErrors.of(FloeError.VIEW_NOT_FOUND, TableNames.display(SqlNames.parts(name)));
+    }
+    ViewMetadata view = catalog().loadView(path);
+    SQLViewRepresentation sql = SqlNames.viewSql(view);
+    List<String> quoted = new ArrayList<>();
+    for (String part : path) {
+      quoted.add(quote(part));
+    }
+    List<String> columns = new ArrayList<>();
+    for (Types.NestedField field : view.schema().columns()) {
+      columns.add(quote(field.name()));
+    }
+    String ddl =
+        "CREATE VIEW "
+            + String.join(".", quoted)
+            + " ("
+            + String.join(", ", columns)
+            + ") AS\n"
+            + (sql == null ? "" : sql.sql());
+    return new Result(List.of("Create View"), List.<Object[]>of(new Object[] {ddl}));
   }
 
   private static String quote(String name) {

@@ -23,6 +23,9 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
   /** The one table type of Floe. */
   static final String TABLE_TYPE = "TABLE";
 
+  /** The JDBC table type of views. */
+  static final String VIEW_TYPE = "VIEW";
+
   private final MetadataSource connection;
   private final MetadataCatalog catalog;
 
@@ -66,14 +69,18 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return catalog.schemas(catalogName, schemaPattern);
   }
 
-  /** Only TABLE: Floe has no views. */
+  /** TABLE and VIEW. */
   @Override
   public ResultSet getTableTypes() throws SQLException {
     return MetadataResults.of(
-        connection, new MetadataResults.Rows(MetadataResults.TABLE_TYPES).add(TABLE_TYPE));
+        connection,
+        new MetadataResults.Rows(MetadataResults.TABLE_TYPES).add(TABLE_TYPE).add(VIEW_TYPE));
   }
 
-  /** Tables, with the Iceberg table property {@code comment} as REMARKS. */
+  /**
+   * Tables, with the Iceberg table property {@code comment} as REMARKS, and views (docs/sql.md,
+   * "Views").
+   */
   @Override
   public ResultSet getTables(
       String catalogName, String schemaPattern, String tableNamePattern, String[] types)

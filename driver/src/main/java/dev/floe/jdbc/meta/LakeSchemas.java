@@ -36,7 +36,9 @@ public final class LakeSchemas {
   }
 
   private static void visit(LakeCatalog catalog, List<String> path, List<List<String>> found) {
-    if (path.isEmpty() || !catalog.tableNames(path).isEmpty()) {
+    if (path.isEmpty()
+        || !catalog.tableNames(path).isEmpty()
+        || !catalog.viewNames(path, name -> true).isEmpty()) {
       found.add(path);
     }
     for (String child : catalog.schemaNames(path)) {

@@ -27,8 +27,12 @@ final class MetadataCatalog {
   /** Iceberg's table property for a table comment, as Spark and Trino write it. */
   static final String COMMENT_PROPERTY = "comment";
 
-  /** A table found by a metadata call: its schema path and its name. */
-  record TableRef(List<String> schema, String name) {
+  /** A table or view found by a metadata call: its schema path, its name, and whether a view. */
+  record TableRef(List<String> schema, String name, boolean view) {
+    TableRef(List<String> schema, String name) {
+      this(schema, name, false);
+    }
+
     String schemaName() {
       return LakeSchemas.name(schema);
     }
@@ -64,20 +68,27 @@ final class MetadataCatalog {
     return MetadataResults.of(connection, rows);
   }
 
-  /** Rows of {@code getTables}: every table is of type TABLE. */
+  /** Rows of {@code getTables}: tables of type TABLE, views of type VIEW, ordered as JDBC asks. */
   ResultSet tables(String catalog, String schemaPattern, String tablePattern, String[] types)
       throws SQLException {
     MetadataResults.Rows rows = new MetadataResults.Rows(MetadataResults.TABLES);
-    if (types != null && !List.of(types).contains(FloeDatabaseMetaData.TABLE_TYPE)) {
-      return MetadataResults.of(connection, rows);
-    }
+    boolean tables = types == null || List.of(types).contains(FloeDatabaseMetaData.TABLE_TYPE);
+    boolean views = types == null || List.of(types).contains(FloeDatabaseMetaData.VIEW_TYPE);
+    List<TableRef> found = new ArrayList<>();
     for (TableRef table : find(catalog, MetadataPattern.of(schemaPattern), tablePattern)) {
-      String remarks = run(() -> remarks(table));
+      if (table.view() ? views : tables) {
+        found.add(table);
+      }
+    }
+    // JDBC orders by TABLE_TYPE, then schema and name.
+    found.sort(Comparator.comparing(TableRef::view));
+    for (TableRef table : found) {
+      String remarks = table.view() ? null : run(() -> remarks(table));
       rows.add(
           null,
           table.schemaName(),
           table.name(),
-          FloeDatabaseMetaData.TABLE_TYPE,
+          table.view() ? FloeDatabaseMetaData.VIEW_TYPE : FloeDatabaseMetaData.TABLE_TYPE,
           remarks,
           null,
           null,
@@ -214,10 +225,12 @@ final class MetadataCatalog {
         continue;
       }
       List<String> names = new ArrayList<>(run(() -> lake.tableNames(path)));
+      List<String> views = run(() -> lake.viewNames(path, name -> true));
+      names.addAll(views);
       names.sort(Comparator.naturalOrder());
       for (String name : names) {
         if (tables.matches(name)) {
-          found.add(new TableRef(path, name));
+          found.add(new TableRef(path, name, views.contains(name)));
         }
       }
     }
@@ -245,6 +258,16 @@ final class MetadataCatalog {
   }
 
   private Schema schemaOf(TableRef table) {
+    if (table.view()) {
+      try {
+        return lake.loadView(table.path()).schema();
+      } catch (FloeException e) {
+        if (e.error() == FloeError.VIEW_NOT_FOUND) {
+          return null; // dropped since it was listed
+        }
+        throw e;
+      }
+    }
     Table loaded = load(table);
     return loaded == null ? null : loaded.schema();
   }
@@ -256,6 +279,9 @@ final class MetadataCatalog {
 
   /** The table, or null when it was dropped since it was listed. */
   private Table load(TableRef table) {
+    if (table.view()) {
+      return null; // a view has no table metadata, nor metadata tables
+    }
     try {
       return lake.loadTable(table.path());
     } catch (FloeException e) {

@@ -1,8 +1,11 @@
 package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
+import dev.floe.error.FloeException;
 import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.name.TableNames;
+import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.session.PlanCache;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -23,9 +26,14 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.SQLViewRepresentation;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewRepresentation;
+import org.apache.iceberg.view.ViewVersion;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -44,7 +52,30 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Floe's own errors, before Calcite validates the statement.
  */
 public final class SqlNames {
+  /** The SQL dialect of the views Floe writes (docs/sql.md, "Views"). */
+  public static final String VIEW_DIALECT = "floe";
+
+  /** How deeply views may be nested in one statement (a view over a view over ...). */
+  static final int MAX_VIEW_DEPTH = 32;
+
   private SqlNames() {}
+
+  /** The SQL of a view's current version in Floe's dialect, else its first SQL; null if none. */
+  public static @Nullable SQLViewRepresentation viewSql(ViewMetadata view) {
+    SQLViewRepresentation first = null;
+    for (ViewRepresentation representation : view.currentVersion().representations()) {
+      if (representation instanceof SQLViewRepresentation) {
+        SQLViewRepresentation sql = (SQLViewRepresentation) representation;
+        if (sql.dialect().equalsIgnoreCase(VIEW_DIALECT)) {
+          return sql;
+        }
+        if (first == null) {
+          first = sql;
+        }
+      }
+    }
+    return first;
+  }
 
   /** The last part of an identifier as written (a column's name): text, and whether quoted. */
   public static TableNames.Part part(SqlIdentifier identifier) {
@@ -70,7 +101,7 @@ public final class SqlNames {
    */
   public static void qualify(
       SqlNode statement, TableNames names, String mount, List<String> currentSchema) {
-    statement.accept(new Qualifier(names, mount, currentSchema, null, null));
+    statement.accept(new Qualifier(names, mount, currentSchema, null, null, List.of()));
   }
 
   /**
@@ -84,7 +115,7 @@ public final class SqlNames {
       String mount,
       List<String> currentSchema,
       LakeSchema lake) {
-    statement.accept(new Qualifier(names, mount, currentSchema, lake, Set.of()));
+    statement.accept(new Qualifier(names, mount, currentSchema, lake, Set.of(), List.of()));
   }
 
   /**
@@ -99,7 +130,7 @@ public final class SqlNames {
       List<String> currentSchema,
       LakeSchema lake,
       Set<String> otherSchemas) {
-    statement.accept(new Qualifier(names, mount, currentSchema, lake, otherSchemas));
+    statement.accept(new Qualifier(names, mount, currentSchema, lake, otherSchemas, List.of()));
   }
 
   /** Walks a statement, resolving every identifier that stands in a table's place. */
@@ -113,17 +144,22 @@ public final class SqlNames {
     /** Calcite's root schemas besides the lake's; null: names not found are left to Calcite. */
     private final @Nullable Set<String> otherSchemas;
 
+    /** The views whose queries this walk is inside, outermost first. */
+    private final List<List<String>> views;
+
     Qualifier(
         TableNames names,
         String mount,
         List<String> currentSchema,
         @Nullable LakeSchema lake,
-        @Nullable Set<String> otherSchemas) {
+        @Nullable Set<String> otherSchemas,
+        List<List<String>> views) {
       this.names = names;
       this.mount = mount;
       this.currentSchema = currentSchema;
       this.lake = lake;
       this.otherSchemas = otherSchemas;
+      this.views = views;
     }
 
     @Override
@@ -221,7 +257,17 @@ public final class SqlNames {
      */
     private SqlNode from(SqlNode node) {
       if (node instanceof SqlIdentifier) {
-        qualify((SqlIdentifier) node);
+        SqlIdentifier identifier = (SqlIdentifier) node;
+        List<String> view = viewOf(identifier);
+        if (view != null) {
+          int last = identifier.names.size() - 1;
+          SqlIdentifier alias =
+              new SqlIdentifier(
+                  identifier.names.get(last), identifier.getComponentParserPosition(last));
+          return SqlStdOperatorTable.AS.createCall(
+              identifier.getParserPosition(), expand(identifier, view), alias);
+        }
+        qualify(identifier);
         return node;
       }
       if (node instanceof SqlJoin) {
@@ -252,6 +298,23 @@ public final class SqlNames {
             || kind == SqlKind.EXTEND
             || kind == SqlKind.TABLESAMPLE
             || kind == SqlKind.OVER) {
+          if (call.operand(0) instanceof SqlIdentifier) {
+            SqlIdentifier identifier = call.operand(0);
+            List<String> view = viewOf(identifier);
+            if (view != null && kind == SqlKind.AS) {
+              call.setOperand(0, expand(identifier, view));
+              return node;
+            }
+            if (view != null) {
+              throw FloeError.NOT_SUPPORTED.error(
+                  (kind == SqlKind.SNAPSHOT
+                          ? "time travel (FOR VERSION or FOR TIMESTAMP AS OF) on view "
+                          : kind + " on view ")
+                      + String.join(".", view)
+                      + ": a view has no snapshots or versions of its rows; apply it to the tables"
+                      + " its query reads");
+            }
+          }
           SqlNode inner = from(call.operand(0));
           if (inner != call.operand(0)) {
             call.setOperand(0, inner);
@@ -284,6 +347,7 @@ public final class SqlNames {
         List<String> path = names.table(currentSchema, parts(identifier));
         if (path == null) {
           names.checkNotMetadataTable(currentSchema, parts(identifier), action);
+          names.checkNotView(currentSchema, parts(identifier), action);
           refuseUnknown(identifier);
           return null;
         }
@@ -373,6 +437,117 @@ public final class SqlNames {
         column.setNames(List.of(exact), List.of(column.getParserPosition().withQuoting(true)));
       }
       return resolved;
+    }
+
+    /** The path of the view a name in a table's place denotes (and no table does); or null. */
+    private @Nullable List<String> viewOf(SqlIdentifier identifier) {
+      if (!isTableName(identifier)) {
+        return null;
+      }
+      List<TableNames.Part> parts = parts(identifier);
+      if (names.table(currentSchema, parts) != null) {
+        return null;
+      }
+      return names.view(currentSchema, parts);
+    }
+
+    /**
+     * A view's query in its place, its names resolved from the view's default namespace: {@code
+     * SELECT * FROM (query) AS view(columns)}, the columns named as the view's schema names them. A
+     * view reached again inside its own expansion, or one being defined, is refused rather than
+     * expanded forever.
+     */
+    private SqlSelect expand(SqlIdentifier identifier, List<String> path) {
+      String name = String.join(".", path);
+      if (views.contains(path) || PlanCache.definingViews().contains(path)) {
+        List<String> chain = new ArrayList<>();
+        for (List<String> view : views) {
+          chain.add(String.join(".", view));
+        }
+        chain.add(name);
+        throw FloeError.VALIDATION.error(
+            "view "
+                + name
+                + " refers to itself ("
+                + String.join(" -> ", chain)
+                + "); a view's query cannot read the view");
+      }
+      if (views.size() >= MAX_VIEW_DEPTH) {
+        throw FloeError.TOO_COMPLEX.error(
+            "views nested more than " + MAX_VIEW_DEPTH + " deep, at view " + name);
+      }
+      ViewMetadata metadata = names.catalog().loadView(path);
+      PlanCache.readsView(path, metadata.metadataFileLocation());
+      ViewVersion version = metadata.currentVersion();
+      SQLViewRepresentation sql = viewSql(metadata);
+      if (sql == null) {
+        throw FloeError.NOT_SUPPORTED.error(
+            "view " + name + ": its current version has no SQL representation");
+      }
+      SqlNode query;
+      try {
+        query = FloeParser.parse(sql.sql());
+      } catch (FloeException e) {
+        throw FloeError.VALIDATION.error(
+            e,
+            "view "
+                + name
+                + " holds SQL of dialect "
+                + sql.dialect()
+                + " that Floe cannot parse: "
+                + e.getMessage());
+      }
+      if (!query.isA(SqlKind.QUERY)) {
+        throw FloeError.VALIDATION.error("view " + name + " holds no query: " + sql.sql());
+      }
+      List<List<String>> inside = new ArrayList<>(views);
+      inside.add(List.copyOf(path));
+      Qualifier qualifier =
+          new Qualifier(
+              names,
+              mount,
+              List.of(version.defaultNamespace().levels()),
+              lake,
+              otherSchemas == null ? Set.of() : otherSchemas,
+              List.copyOf(inside));
+      try {
+        query.accept(qualifier);
+      } catch (FloeException e) {
+        if (e.error() == FloeError.TABLE_NOT_FOUND || e.error() == FloeError.VIEW_BROKEN) {
+          throw FloeError.VIEW_BROKEN.error(
+              e,
+              name,
+              e.getMessage()
+                  + (e.error() == FloeError.TABLE_NOT_FOUND
+                      ? " (dropped or renamed after the view was created; CREATE OR REPLACE VIEW "
+                          + name
+                          + " defines it again)"
+                      : ""));
+        }
+        throw e;
+      }
+      SqlParserPos pos = identifier.getParserPosition();
+      List<SqlNode> operands = new ArrayList<>();
+      operands.add(query);
+      operands.add(new SqlIdentifier(path.get(path.size() - 1), pos.withQuoting(true)));
+      for (Types.NestedField field : metadata.schema().columns()) {
+        operands.add(new SqlIdentifier(field.name(), pos.withQuoting(true)));
+      }
+      SqlNode aliased = SqlStdOperatorTable.AS.createCall(pos, operands);
+      return new SqlSelect(
+          pos,
+          null,
+          new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos),
+          aliased,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
     }
 
     private boolean isTableName(SqlIdentifier identifier) {

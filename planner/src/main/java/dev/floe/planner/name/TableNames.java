@@ -162,6 +162,51 @@ public final class TableNames {
   }
 
   /**
+   * The folder path of the existing view a name denotes, seen from the current schema, by the rules
+   * of table names; null if there is none. A table of that name hides it.
+   *
+   * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches case twins
+   */
+  public @Nullable List<String> view(List<String> currentSchema, List<Part> name) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    for (List<String> base : bases(currentSchema)) {
+      List<String> schema = schemaFrom(base, name.subList(0, name.size() - 1));
+      if (schema != null) {
+        Part last = name.get(name.size() - 1);
+        String view = match(catalog.viewNames(schema, last::spells), last, schema);
+        if (view != null) {
+          return append(schema, view);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The catalog names are resolved in. */
+  public LakeCatalog catalog() {
+    return catalog;
+  }
+
+  /**
+   * Refuses a view as the object of a statement that takes a table (42809), when the name denotes
+   * no table but a view.
+   *
+   * @param action what the statement does, for messages ("insert into", "truncate")
+   */
+  public void checkNotView(List<String> currentSchema, List<Part> name, String action) {
+    List<String> view = view(currentSchema, name);
+    if (view != null) {
+      throw FloeError.WRONG_KIND.error(
+          action,
+          String.join(".", view),
+          "it is a view, and a view is read-only (DROP VIEW and CREATE OR REPLACE VIEW change"
+              + " it)");
+    }
+  }
+
+  /**
    * The folder path of the existing table a statement changes (DML, ETL, DDL, procedures).
    *
    * @param action what the statement does, for messages ("truncate", "optimize")
@@ -175,6 +220,7 @@ public final class TableNames {
       return path;
     }
     checkNotMetadataTable(currentSchema, name, action);
+    checkNotView(currentSchema, name, action);
     throw notFound(currentSchema, name);
   }
 
@@ -288,6 +334,21 @@ public final class TableNames {
    *     when the table exists
    */
   public List<String> newTable(List<String> currentSchema, List<Part> name) {
+    return newFolder(currentSchema, name, false);
+  }
+
+  /**
+   * The folder path where CREATE VIEW puts a new view of this name, by the rules of {@link
+   * #newTable}; an existing view there is the caller's to replace or refuse.
+   *
+   * @throws dev.floe.error.FloeException INVALID_NAME, NAME_TAKEN for a case twin or a table of
+   *     that name
+   */
+  public List<String> newView(List<String> currentSchema, List<Part> name) {
+    return newFolder(currentSchema, name, true);
+  }
+
+  private List<String> newFolder(List<String> currentSchema, List<Part> name, boolean view) {
     List<Part> schemaParts = name.subList(0, name.size() - 1);
     List<String> path = new ArrayList<>(schemaParts.isEmpty() ? currentSchema : List.of());
     List<Part> rest = schemaParts;
@@ -298,14 +359,14 @@ public final class TableNames {
     }
     for (Part part : rest) {
       for (Part piece : dottedPieces(path, part)) {
-        if (catalog.tableExists(path) && !path.isEmpty()) {
+        if (!path.isEmpty() && (catalog.tableExists(path) || catalog.viewExists(path))) {
           throw insideTable(name, path);
         }
         String existing = match(catalog.folderNames(path), piece, path);
         path.add(existing != null ? existing : newFolderName(piece));
       }
     }
-    if (!path.isEmpty() && catalog.tableExists(path)) {
+    if (!path.isEmpty() && (catalog.tableExists(path) || catalog.viewExists(path))) {
       throw insideTable(name, path);
     }
     Part last = name.get(name.size() - 1);
@@ -334,7 +395,15 @@ public final class TableNames {
     }
     for (String existing : taken) {
       if (existing.equals(folder) && catalog.tableExists(append(path, existing))) {
+        if (view) {
+          throw FloeError.NAME_TAKEN.error(
+              "view " + describe(append(path, existing)), "a table of that name exists");
+        }
         throw FloeError.TABLE_EXISTS.error(describe(append(path, existing)));
+      }
+      if (!view && existing.equals(folder) && catalog.viewExists(append(path, existing))) {
+        throw FloeError.NAME_TAKEN.error(
+            "table " + describe(append(path, existing)), "a view of that name exists");
       }
     }
     for (String existing : taken) {

@@ -1,6 +1,7 @@
 package dev.floe.planner.session;
 
 import dev.floe.planner.name.TableNames;
+import dev.floe.planner.spi.LakeCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,9 +15,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * One connection's prepared plans by statement text and the settings that shape a plan, so that a
  * statement run again is neither parsed, validated, optimized nor compiled again. A plan holds no
  * data: it reads the snapshot its statement pins when it runs. It is used again only while
- * everything it was planned on still holds: each table name still resolves to the same folder, and
- * each table read is still the same table (its UUID) with the same schema, partition spec and sort
- * order; otherwise the statement is planned afresh.
+ * everything it was planned on still holds: each table name still resolves to the same folder, each
+ * table read is still the same table (its UUID) with the same schema, partition spec and sort
+ * order, and each view expanded still has the same current version; otherwise the statement is
+ * planned afresh.
  *
  * <p>Least recently used plans are let go beyond a fixed number. Safe for several threads.
  */
@@ -25,6 +27,10 @@ public final class PlanCache {
   public static final int CAPACITY = 256;
 
   private static final ThreadLocal<Recording> RECORDING = new ThreadLocal<>();
+
+  /** The views whose new definitions are being checked on this thread (CREATE VIEW). */
+  private static final ThreadLocal<List<List<String>>> DEFINING = new ThreadLocal<>();
+
   private static final ThreadLocal<Entry> LAST_USED = new ThreadLocal<>();
 
   private final Map<String, Entry> entries;
@@ -103,17 +109,30 @@ public final class PlanCache {
     }
   }
 
+  /** A view a plan expanded, and the metadata file of the version it expanded. */
+  private record ViewShape(List<String> path, @Nullable String version) {
+    boolean stillHolds(LakeCatalog catalog) {
+      try {
+        return Objects.equals(catalog.loadView(path).metadataFileLocation(), version);
+      } catch (RuntimeException e) {
+        return false; // dropped or unreadable: planning again reports it
+      }
+    }
+  }
+
   /** A kept plan and what it was planned on. */
   public static final class Entry {
     private final Object plan;
     private final List<Resolution> names;
     private final List<Shape> tables;
+    private final List<ViewShape> views;
     private volatile boolean invalid;
 
-    private Entry(Object plan, List<Resolution> names, List<Shape> tables) {
+    private Entry(Object plan, List<Resolution> names, List<Shape> tables, List<ViewShape> views) {
       this.plan = plan;
       this.names = names;
       this.tables = tables;
+      this.views = views;
     }
 
     /** The plan. */
@@ -132,12 +151,17 @@ public final class PlanCache {
      * same schema, spec and sort order. Pins each table read, as running the plan would.
      */
     public boolean valid(LakeSession session) {
-      if (invalid) {
-        return false;
+      if (invalid || DEFINING.get() != null) {
+        return false; // a view's new definition is checked by planning it afresh
       }
       TableNames resolver = new TableNames(session.catalog());
       for (Resolution name : names) {
         if (!name.stillHolds(resolver)) {
+          return false;
+        }
+      }
+      for (ViewShape view : views) {
+        if (!view.stillHolds(session.catalog())) {
           return false;
         }
       }
@@ -166,6 +190,7 @@ public final class PlanCache {
     private final TableNames.@Nullable Listener listener;
     private final List<Resolution> names = new ArrayList<>();
     private final Set<List<String>> tables = new LinkedHashSet<>();
+    private final Set<ViewShape> views = new LinkedHashSet<>();
     private boolean keepable = true;
 
     private Recording(@Nullable Recording outer) {
@@ -178,14 +203,14 @@ public final class PlanCache {
      * statement sees it; null when the plan must not be kept.
      */
     public @Nullable Entry entry(Object plan, LakeSession session) {
-      if (!keepable) {
+      if (!keepable || DEFINING.get() != null) {
         return null;
       }
       List<Shape> shapes = new ArrayList<>();
       for (List<String> path : tables) {
         shapes.add(Shape.of(session.pin(path)));
       }
-      return new Entry(plan, List.copyOf(names), List.copyOf(shapes));
+      return new Entry(plan, List.copyOf(names), List.copyOf(shapes), List.copyOf(views));
     }
 
     @Override
@@ -212,6 +237,42 @@ public final class PlanCache {
     if (recording != null) {
       recording.tables.add(List.copyOf(path));
     }
+  }
+
+  /**
+   * Records that the preparation on this thread expanded a view's version, named by its metadata
+   * file: the plan is used again only while that version is the view's current one.
+   */
+  public static void readsView(List<String> path, @Nullable String version) {
+    Recording recording = RECORDING.get();
+    if (recording != null) {
+      recording.views.add(new ViewShape(List.copyOf(path), version));
+    }
+  }
+
+  /**
+   * Marks a view as being defined on this thread until the result is closed (CREATE VIEW checks its
+   * query by planning it): its query must not reach the view itself, directly or through other
+   * views, so such plans are neither taken from the cache nor kept.
+   */
+  public static AutoCloseable definingView(List<String> path) {
+    List<List<String>> outer = DEFINING.get();
+    List<List<String>> defining = new ArrayList<>(outer == null ? List.of() : outer);
+    defining.add(List.copyOf(path));
+    DEFINING.set(List.copyOf(defining));
+    return () -> {
+      if (outer == null) {
+        DEFINING.remove();
+      } else {
+        DEFINING.set(outer);
+      }
+    };
+  }
+
+  /** The views being defined on this thread ({@link #definingView}), outermost first. */
+  public static List<List<String>> definingViews() {
+    List<List<String>> defining = DEFINING.get();
+    return defining == null ? List.of() : defining;
   }
 
   /** Records that the plan being prepared on this thread must not be kept. */

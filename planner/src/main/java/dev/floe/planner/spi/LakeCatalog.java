@@ -7,6 +7,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.view.ViewMetadata;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Finds and opens the tables under one root location. The planner sees storage only through this
@@ -85,6 +87,34 @@ public interface LakeCatalog {
       List<String> path, Table table, Map<String, String> set, List<String> unset);
 
   void dropTable(List<String> path, boolean purge);
+
+  /**
+   * The names of the views directly under a schema path that {@code named} accepts (docs/sql.md,
+   * "Views"): folders holding Iceberg view metadata.
+   */
+  List<String> viewNames(List<String> schemaPath, Predicate<String> named);
+
+  /** Whether a view exists at a path. */
+  boolean viewExists(List<String> path);
+
+  /**
+   * Loads a view's current metadata.
+   *
+   * @throws dev.floe.error.FloeException VIEW_NOT_FOUND, or IO (58030, naming the file) when its
+   *     metadata cannot be read
+   */
+  ViewMetadata loadView(List<String> path);
+
+  /**
+   * Publishes a view's next version with the commit protocol of tables: {@code base} is the version
+   * the statement read (null: the view is new); when another writer published meanwhile, nothing is
+   * published and a {@link org.apache.iceberg.exceptions.CommitFailedException} tells the caller to
+   * read again.
+   */
+  void commitView(List<String> path, @Nullable ViewMetadata base, ViewMetadata next);
+
+  /** Deletes a view's folder. */
+  void dropView(List<String> path);
 
   /**
    * The files outside the tables that queries may read ({@code read_parquet}, {@code read_csv}).

@@ -4,6 +4,7 @@ import dev.floe.error.FloeError;
 import java.util.Map;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.RegistryBasedFileWriterFactory;
 import org.apache.iceberg.data.parquet.InternalWriter;
@@ -36,7 +37,9 @@ final class AssignedRowWriterFactory extends RegistryBasedFileWriterFactory<Assi
         FileFormat.PARQUET,
         AssignedRow.class,
         table.schema(),
-        table.sortOrder(),
+        // Floe clusters rows by partition but does not sort them: its files claim no sort order
+        // (order 0), whatever the table's (docs/limits.md, "Partition evolution and sort order").
+        SortOrder.unsorted(),
         FileFormat.PARQUET,
         null,
         null,

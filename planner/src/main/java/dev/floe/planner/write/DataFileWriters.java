@@ -9,6 +9,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -63,7 +64,7 @@ final class DataFileWriters<T> implements Closeable {
         new GenericFileWriterFactory.Builder(table)
             .dataFileFormat(FileFormat.PARQUET)
             .dataSchema(table.schema())
-            .dataSortOrder(table.sortOrder())
+            .dataSortOrder(SortOrder.unsorted()) // rows are not sorted: the files claim no order
             .build();
     InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
     return new DataFileWriters<>(table, files, factory, wrapper::wrap);

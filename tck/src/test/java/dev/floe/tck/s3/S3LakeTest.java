@@ -205,6 +205,33 @@ class S3LakeTest {
   }
 
   @Test
+  void viewsAreCreatedReplacedReadAndDroppedAsOnALocalFolder() throws Exception {
+    String bucket = server.newBucket();
+    try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {
+      update(c, "CREATE TABLE t (id INT)");
+      update(c, "INSERT INTO t VALUES (1), (2), (3)");
+      update(c, "CREATE VIEW sales.v AS SELECT id FROM t WHERE id > 1");
+      assertThat(server.keys(bucket))
+          .contains(
+              "lake/sales/v/metadata/v1.metadata.json", "lake/sales/v/metadata/view-hint.text");
+      assertThat(rows(c, "SELECT COUNT(*) FROM sales.v")).containsExactly(List.of("2"));
+      update(c, "CREATE OR REPLACE VIEW sales.v AS SELECT id FROM t WHERE id > 2");
+      assertThat(rows(c, "SELECT id FROM sales.v")).containsExactly(List.of("3"));
+      assertThat(server.keys(bucket)).contains("lake/sales/v/metadata/v2.metadata.json");
+      assertThatThrownBy(() -> update(c, "CREATE VIEW sales.v AS SELECT 1 AS x"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42S01"));
+      assertThatThrownBy(() -> update(c, "INSERT INTO sales.v VALUES (4)"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42809"));
+      List<String> views =
+          column(c.getMetaData().getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME");
+      assertThat(views).containsExactly("v");
+      update(c, "DROP VIEW sales.v");
+      assertThat(server.keys(bucket)).allSatisfy(k -> assertThat(k).startsWith("lake/t/"));
+      assertThat(rows(c, "SELECT COUNT(*) FROM t")).containsExactly(List.of("3"));
+    }
+  }
+
+  @Test
   void dropDeletesOnlyTheTablesObjects() throws Exception {
     String bucket = server.newBucket();
     try (Connection c = DriverManager.getConnection(server.url(bucket, "lake"))) {

@@ -96,22 +96,29 @@ final class LakeExecutor extends JdbcExecutor {
     connection = DriverManager.getConnection(dbUrl);
   }
 
-  /** Floe has no views: there is nothing to drop. */
+  /** Drops every view with a plain {@code DROP VIEW}, as a user would. */
   @Override
-  public void dropAllViews() {}
+  public void dropAllViews() throws SQLException {
+    dropAll("VIEW");
+  }
 
   /** Drops every table with a plain {@code DROP TABLE}, as a user would. */
   @Override
   public void dropAllTables() throws SQLException {
-    List<String> tables = new ArrayList<>();
-    try (ResultSet rs = getConnection().getMetaData().getTables(null, null, "%", null)) {
+    dropAll("TABLE");
+  }
+
+  private void dropAll(String type) throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (ResultSet rs =
+        getConnection().getMetaData().getTables(null, null, "%", new String[] {type})) {
       while (rs.next()) {
-        tables.add(rs.getString("TABLE_NAME"));
+        names.add(rs.getString("TABLE_NAME"));
       }
     }
-    for (String table : tables) {
+    for (String name : names) {
       try (Statement drop = getConnection().createStatement()) {
-        drop.execute("DROP TABLE \"" + table + "\"");
+        drop.execute("DROP " + type + " \"" + name + "\"");
       }
     }
   }

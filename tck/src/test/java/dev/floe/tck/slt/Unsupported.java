@@ -19,7 +19,9 @@ enum Unsupported {
   INDEX(
       matching("(CREATE\\s+(UNIQUE\\s+)?INDEX|DROP\\s+INDEX|REINDEX)\\b.*"),
       "Iceberg tables have no indexes"),
-  VIEW(matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?VIEW|DROP\\s+VIEW)\\b.*"), "no views"),
+  TEMPORARY_VIEW(
+      matching("CREATE\\s+(TEMP|TEMPORARY)\\s+VIEW\\b.*"),
+      "no temporary views: a view is stored in the lake"),
   TRIGGER(
       matching("(CREATE\\s+(TEMP\\s+|TEMPORARY\\s+)?TRIGGER|DROP\\s+TRIGGER)\\b.*"), "no triggers"),
   UNIQUE(

@@ -10,7 +10,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * {@code SHOW SCHEMAS}, {@code SHOW TABLES [FROM | IN schema] [LIKE 'pattern']}, {@code SHOW
- * COLUMNS FROM | IN table}, {@code SHOW CREATE TABLE table}.
+ * COLUMNS FROM | IN table}, {@code SHOW CREATE TABLE table}, {@code SHOW CREATE VIEW view}.
  */
 public final class SqlShow extends FloeStatementNode {
   /** What is shown. */
@@ -18,12 +18,16 @@ public final class SqlShow extends FloeStatementNode {
     SCHEMAS,
     TABLES,
     COLUMNS,
-    CREATE_TABLE
+    CREATE_TABLE,
+    CREATE_VIEW
   }
 
   public final What what;
 
-  /** The schema (SHOW TABLES FROM) or the table (SHOW COLUMNS, SHOW CREATE TABLE); or null. */
+  /**
+   * The schema (SHOW TABLES FROM), the table (SHOW COLUMNS, SHOW CREATE TABLE) or the view (SHOW
+   * CREATE VIEW); or null.
+   */
   public final SqlIdentifier name;
 
   /** The LIKE pattern, or null. */
