@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A query's unnamed columns are named as Trino names them, {@code _col} and their position from 0,
- * in the result's labels and names and in the columns CREATE TABLE AS SELECT makes.
+ * in the result's labels and names and in the columns CREATE TABLE AS SELECT and CREATE VIEW make.
  */
 class UnnamedColumnsTest {
   @TempDir Path root;
@@ -98,6 +98,24 @@ class UnnamedColumnsTest {
         assertThat(names).containsExactly("a", "_col1", "c");
       }
       assertThat(Sql.lines(c, "SELECT a, _col1, c FROM u")).containsExactly("1 10 3");
+    }
+  }
+
+  @Test
+  void aViewNamesItsUnnamedColumnsTheSameWay() throws SQLException {
+    try (Connection c = connect()) {
+      c.createStatement().execute("CREATE TABLE t (a INT, b INT)");
+      c.createStatement().execute("INSERT INTO t VALUES (1, 2)");
+      c.createStatement().execute("CREATE VIEW v AS SELECT a, a * 10, b + 1 AS c FROM t");
+      try (ResultSet rs = c.getMetaData().getColumns(null, null, "v", null)) {
+        List<String> names = new ArrayList<>();
+        while (rs.next()) {
+          names.add(rs.getString("COLUMN_NAME"));
+        }
+        assertThat(names).containsExactly("a", "_col1", "c");
+      }
+      assertThat(labels(c, "SELECT * FROM v")).containsExactly("a/a", "_col1/_col1", "c/c");
+      assertThat(Sql.lines(c, "SELECT a, _col1, c FROM v")).containsExactly("1 10 3");
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.floe.planner.name.TableNames;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.SqlCreateLakeView;
 import dev.floe.planner.parser.ddl.SqlDropLakeView;
+import dev.floe.planner.prepare.ColumnLabels;
 import dev.floe.planner.session.PlanCache;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.type.LakeTypes;
@@ -152,7 +153,8 @@ final class Views {
                   + column.getType().getFullTypeString()
                   + " (cast it to a type a table can hold)");
         }
-        String columnName = create.columns == null ? column.getName() : given.get(id);
+        String columnName =
+            create.columns == null ? ColumnLabels.of(column.getName()) : given.get(id);
         id++;
         fields.add(
             column.getType().isNullable()
