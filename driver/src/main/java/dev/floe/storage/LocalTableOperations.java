@@ -25,12 +25,12 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
  * fails if that name exists (an exclusive create and copy where links are not supported), so two
  * writers can never both publish N+1. Not thread-safe: each user holds its own instance.
  */
-public final class FolderTableOperations extends LakeTableOperations {
+public final class LocalTableOperations extends LakeTableOperations {
   private final Path folder;
   private final Path metadataFolder;
   private final LocalFileIO io;
 
-  public FolderTableOperations(String location, Path folder, LocalFileIO io) {
+  public LocalTableOperations(String location, Path folder, LocalFileIO io) {
     super(location, io);
     this.folder = folder;
     this.metadataFolder = folder.resolve("metadata");
