@@ -429,4 +429,39 @@ class AggregateInScanTest {
       assertThat(rows(s, "SELECT SUM(m) FROM big")).containsExactly("[9223372036854775799:Long]");
     }
   }
+
+  @Test
+  void aSumOfRealIsDoubleAndAddsInDoubleOnBothPaths() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE r (k INTEGER, x REAL)");
+      try (java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO r VALUES (?, ?)")) {
+        for (int i = 0; i < 9216; i++) {
+          insert.setInt(1, i % 2);
+          insert.setFloat(2, -655.25f);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      // In float, the sum passes 2^24 and loses its last digits (-6,038,081).
+      String sql = "SELECT SUM(x), k FROM r GROUP BY k";
+      String oracle = sql.replace(" FROM r", " FROM (SELECT * FROM r WHERE RAND() >= 0) r");
+      assertThat(plan(s, sql)).contains("aggregate=");
+      assertThat(plan(s, oracle)).doesNotContain("aggregate=");
+      for (String query : List.of(sql, oracle)) {
+        assertThat(rows(s, query))
+            .as(query)
+            .containsExactly("[-3019392.0:Double, 0:Integer]", "[-3019392.0:Double, 1:Integer]");
+      }
+      assertThat(rows(s, "SELECT SUM(x) FROM r")).containsExactly("[-6038784.0:Double]");
+      assertThat(rows(s, "SELECT SUM(x) FROM (SELECT * FROM r WHERE RAND() >= 0) r"))
+          .containsExactly("[-6038784.0:Double]");
+      try (ResultSet rs = s.executeQuery("SELECT SUM(x), AVG(x) FROM r")) {
+        assertThat(rs.getMetaData().getColumnTypeName(1)).isEqualTo("DOUBLE");
+        assertThat(rs.getMetaData().getColumnTypeName(2)).isEqualTo("REAL");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getFloat(2)).isEqualTo(-655.25f);
+      }
+    }
+  }
 }

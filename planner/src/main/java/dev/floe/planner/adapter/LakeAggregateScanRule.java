@@ -262,7 +262,8 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
   }
 
   /**
-   * The Java type Calcite adds a sum of this SQL type in, or null when the scan does not add it.
+   * The Java type Calcite adds a sum of this SQL type in, or null when the scan does not add it (a
+   * sum of REAL is DOUBLE, {@code LakeTypeSystem}).
    */
   private static LakeAggregation.Adder adder(SqlTypeName type) {
     switch (type) {
@@ -271,7 +272,6 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
       case BIGINT:
         return LakeAggregation.Adder.LONG;
       case REAL:
-        return LakeAggregation.Adder.FLOAT;
       case DOUBLE:
         return LakeAggregation.Adder.DOUBLE;
       case DECIMAL:

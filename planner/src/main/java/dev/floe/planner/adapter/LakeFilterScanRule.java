@@ -1,16 +1,21 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.scan.LakeScanSpec;
+import dev.floe.planner.scan.ScanExpression;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 
 /**
  * Pushes what {@link RexToIceberg} can translate of a filter into the {@link LakeTableScan} below
- * it, leaving the rest as a filter above the scan.
+ * it, and of the rest the conjuncts {@link ScanExpressions} translates (a column compared with
+ * another, {@code LIKE}) as the scan's condition, tested on the batches it decodes; what is left
+ * stays a filter above the scan.
  */
 public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
   static final LakeFilterScanRule DEFAULT =
@@ -47,18 +52,45 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
                 columns,
                 scan.spec().session().timeZone().toZoneId())
             .split(filter.getCondition());
-    if (!split.pushedAny()) {
+    List<RexNode> remaining = new ArrayList<>();
+    ScanExpression condition = null;
+    ScanExpressions translator =
+        scan.spec().rowIds()
+            ? null
+            : new ScanExpressions(scan.getRowType(), filter.getCluster().getRexBuilder());
+    for (RexNode conjunct : split.remaining()) {
+      ScanExpression tested = translator == null ? null : translator.condition(conjunct);
+      if (tested == null) {
+        remaining.add(conjunct);
+        continue;
+      }
+      ScanExpression onTable = tested.mapColumns(c -> scan.spec().columns().get(c));
+      condition =
+          condition == null
+              ? onTable
+              : ScanExpression.call(
+                  ScanExpression.Op.AND,
+                  ScanExpression.Type.BOOLEAN,
+                  0,
+                  0,
+                  List.of(condition, onTable));
+    }
+    if (!split.pushedAny() && condition == null) {
       return;
     }
-    LakeTableScan pushed = scan.withSpec(scan.spec().withFilter(split.pushed()));
-    if (split.remaining().isEmpty()) {
+    LakeScanSpec spec = split.pushedAny() ? scan.spec().withFilter(split.pushed()) : scan.spec();
+    if (condition != null) {
+      spec = spec.withCondition(condition);
+    }
+    LakeTableScan pushed = scan.withSpec(spec);
+    if (remaining.isEmpty()) {
       call.transformTo(pushed);
     } else {
       call.transformTo(
           filter.copy(
               filter.getTraitSet(),
               pushed,
-              RexUtil.composeConjunction(filter.getCluster().getRexBuilder(), split.remaining())));
+              RexUtil.composeConjunction(filter.getCluster().getRexBuilder(), remaining)));
     }
   }
 }

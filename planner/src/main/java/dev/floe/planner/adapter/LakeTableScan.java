@@ -184,6 +184,7 @@ public final class LakeTableScan extends TableScan {
             .item("snapshot", snapshotId == null ? "none" : snapshotId)
             .item("columns", names)
             .itemIf("filter", filter, spec.filtered())
+            .itemIf("condition", conditionTerms(), spec.condition() != null)
             .itemIf("limit", spec.limit(), spec.limit() >= 0)
             .itemIf("rowIds", true, spec.rowIds())
             .itemIf("aggregate", aggregateTerms(names), spec.aggregated());
@@ -250,6 +251,18 @@ public final class LakeTableScan extends TableScan {
         .distinctValues(fieldId);
   }
 
+  /** The condition tested on the decoded batches, its columns named. */
+  private String conditionTerms() {
+    if (spec.condition() == null) {
+      return "";
+    }
+    List<String> names = new ArrayList<>();
+    for (org.apache.iceberg.types.Types.NestedField column : schema().columns()) {
+      names.add(column.name());
+    }
+    return spec.condition().describe(names);
+  }
+
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
     if (spec.aggregated()) {
@@ -259,6 +272,9 @@ public final class LakeTableScan extends TableScan {
     double rows = super.estimateRowCount(mq);
     if (spec.filtered()) {
       rows *= 0.25;
+    }
+    if (spec.condition() != null) {
+      rows *= 0.5;
     }
     if (spec.limit() >= 0) {
       rows = Math.min(rows, spec.limit());

@@ -1,5 +1,6 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.scan.LikePattern;
 import dev.floe.planner.scan.ScanExpression;
 import dev.floe.planner.scan.ScanExpression.Op;
 import dev.floe.planner.scan.ScanExpression.Type;
@@ -14,14 +15,18 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.NlsString;
 
 /**
  * Translates the expressions of a project over a scan into {@link ScanExpression}s the aggregating
  * scan computes, or says it cannot: arithmetic ({@code + - *} on INTEGER, BIGINT, DOUBLE and
  * DECIMAL, {@code /} on DOUBLE), widening casts, and {@code CASE WHEN} whose conditions compare
- * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}). Anything
- * else (strings, dates, functions, DECIMAL division, a DECIMAL whose scale is not BigDecimal's)
- * stays with Calcite's generated code.
+ * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}, a DATE
+ * column with another, {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code
+ * %}); and the conditions of a filter above a scan ({@link #condition}), which the scan then tests
+ * on its batches. Anything else (other string and date expressions, functions, DECIMAL division, a
+ * DECIMAL whose scale is not BigDecimal's) stays with Calcite's generated code.
  */
 final class ScanExpressions {
   private final RelDataType input;
@@ -41,6 +46,31 @@ final class ScanExpressions {
     return value(node);
   }
 
+  /**
+   * The condition the scan tests for a filter's conjunct {@code node} (rows where it is TRUE pass),
+   * or null when it does not test it.
+   */
+  ScanExpression condition(RexNode node) {
+    ScanExpression condition = conditionOf(node);
+    return condition == null || comparesFloating(condition) ? null : condition;
+  }
+
+  /**
+   * Whether a condition compares DOUBLE values: those stay with Calcite's filter, as comparisons
+   * with literals do (docs/limits.md: -0.0, NaN).
+   */
+  private static boolean comparesFloating(ScanExpression e) {
+    if (e.op() != Op.AND && e.op() != Op.OR && e.op() != Op.CASE && e.type() == Type.DOUBLE) {
+      return true;
+    }
+    for (ScanExpression operand : e.operands()) {
+      if (comparesFloating(operand)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The value type of a SQL type, or null. */
   private static Type type(RelDataType type) {
     switch (type.getSqlTypeName()) {
@@ -54,6 +84,10 @@ final class ScanExpressions {
         return Type.DECIMAL;
       case BOOLEAN:
         return Type.BOOLEAN;
+      case DATE:
+        return Type.DATE;
+      case VARCHAR:
+        return Type.STRING;
       default:
         return null;
     }
@@ -89,6 +123,9 @@ final class ScanExpressions {
     Type type = type(node.getType());
     if (type == null || type == Type.BOOLEAN) {
       return null;
+    }
+    if ((type == Type.DATE || type == Type.STRING) && !(node instanceof RexInputRef)) {
+      return null; // dates and strings: columns, compared or matched, and nothing computed
     }
     int scale = scale(node.getType());
     if (node instanceof RexInputRef ref) {
@@ -243,7 +280,7 @@ final class ScanExpressions {
     List<RexNode> operands = call.getOperands();
     List<ScanExpression> translated = new ArrayList<>();
     for (int i = 0; i + 1 < operands.size(); i += 2) {
-      ScanExpression when = condition(operands.get(i));
+      ScanExpression when = conditionOf(operands.get(i));
       ScanExpression then = branch(operands.get(i + 1), type, scale);
       if (when == null || then == null) {
         return null;
@@ -268,7 +305,7 @@ final class ScanExpressions {
     return value != null && value.type() == type && value.scale() == scale ? value : null;
   }
 
-  private ScanExpression condition(RexNode node) {
+  private ScanExpression conditionOf(RexNode node) {
     if (node.getKind() == SqlKind.SEARCH) {
       node = RexUtil.expandSearch(rexBuilder, null, node);
     }
@@ -281,7 +318,7 @@ final class ScanExpressions {
         {
           List<ScanExpression> parts = new ArrayList<>();
           for (RexNode operand : call.getOperands()) {
-            ScanExpression part = condition(operand);
+            ScanExpression part = conditionOf(operand);
             if (part == null) {
               return null;
             }
@@ -313,7 +350,11 @@ final class ScanExpressions {
         {
           ScanExpression a = simple(call.getOperands().get(0));
           ScanExpression b = simple(call.getOperands().get(1));
-          if (a == null || b == null) {
+          if (a == null
+              || b == null
+              || a.type() == Type.STRING
+              || b.type() == Type.STRING
+              || (a.type() == Type.DATE) != (b.type() == Type.DATE)) {
             return null;
           }
           boolean floating = a.type() == Type.DOUBLE || b.type() == Type.DOUBLE;
@@ -326,9 +367,42 @@ final class ScanExpressions {
           }
           return ScanExpression.call(comparison(call.getKind()), Type.BOOLEAN, 0, 0, List.of(a, b));
         }
+      case LIKE:
+        return like(call, true);
+      case NOT:
+        {
+          RexNode operand = call.getOperands().get(0);
+          return operand instanceof RexCall like && like.getKind() == SqlKind.LIKE
+              ? like(like, false)
+              : null;
+        }
       default:
         return null;
     }
+  }
+
+  /**
+   * {@code col LIKE 'pattern'} (or its negation) for Calcite's own LIKE (not ILIKE or SIMILAR TO)
+   * without ESCAPE, on a VARCHAR column, with a pattern {@link LikePattern} takes.
+   */
+  private ScanExpression like(RexCall call, boolean matching) {
+    if (call.getOperator() != SqlStdOperatorTable.LIKE
+        || call.getOperands().size() != 2
+        || !(call.getOperands().get(0) instanceof RexInputRef)
+        || !(call.getOperands().get(1) instanceof RexLiteral literal)) {
+      return null;
+    }
+    ScanExpression column = value(call.getOperands().get(0));
+    NlsString text = literal.getValueAs(NlsString.class);
+    if (column == null || column.type() != Type.STRING || text == null) {
+      return null;
+    }
+    LikePattern pattern = LikePattern.of(text.getValue());
+    if (pattern == null) {
+      return null;
+    }
+    return new ScanExpression(
+        matching ? Op.LIKE : Op.NOT_LIKE, Type.BOOLEAN, 0, 0, -1, pattern, List.of(column));
   }
 
   /**

@@ -94,8 +94,6 @@ abstract class Accumulator {
         return new IntegerSum(zeroWhenEmpty, true);
       case LONG:
         return new IntegerSum(zeroWhenEmpty, false);
-      case FLOAT:
-        return new FloatSum(zeroWhenEmpty);
       case DOUBLE:
         return new DoubleSum(zeroWhenEmpty);
       case DECIMAL:
@@ -321,56 +319,9 @@ abstract class Accumulator {
     }
   }
 
-  /** A sum of REAL values, added in {@code float} as Calcite adds them. */
-  static final class FloatSum extends Accumulator {
-    private final boolean zeroWhenEmpty;
-    private float sum;
-    private boolean seen;
-
-    FloatSum(boolean zeroWhenEmpty) {
-      this.zeroWhenEmpty = zeroWhenEmpty;
-    }
-
-    @Override
-    void add(Object value) {
-      if (value != null) {
-        seen = true;
-        sum += ((Number) value).floatValue();
-      }
-    }
-
-    @Override
-    void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
-      if (values.kind != ColumnVector.Kind.FLOAT) {
-        super.addGrouped(group, groupOf, values, rows, n);
-        return;
-      }
-      for (int i = 0; i < n; i++) {
-        int r = row(rows, i);
-        if (!values.isNull(r)) {
-          FloatSum sum = (FloatSum) group[groupOf[i]];
-          sum.seen = true;
-          sum.sum += values.floats[r];
-        }
-      }
-    }
-
-    @Override
-    void merge(Accumulator later) {
-      FloatSum other = (FloatSum) later;
-      if (other.seen) {
-        seen = true;
-        sum += other.sum;
-      }
-    }
-
-    @Override
-    Object result() {
-      return seen || zeroWhenEmpty ? (Object) sum : null;
-    }
-  }
-
-  /** A sum of DOUBLE values. */
+  /**
+   * A sum of DOUBLE values, or of REAL values widened to {@code double} (a SUM of REAL is DOUBLE).
+   */
   static final class DoubleSum extends Accumulator {
     private final boolean zeroWhenEmpty;
     private double sum;
@@ -390,6 +341,10 @@ abstract class Accumulator {
 
     @Override
     void addAll(ColumnVector values, int[] rows, int count) {
+      if (values.kind == ColumnVector.Kind.FLOAT) {
+        addFloats(values, rows, count);
+        return;
+      }
       if (values.kind != ColumnVector.Kind.DOUBLE) {
         super.addAll(values, rows, count);
         return;
@@ -422,8 +377,31 @@ abstract class Accumulator {
       seen |= any;
     }
 
+    private void addFloats(ColumnVector values, int[] rows, int count) {
+      float[] floats = values.floats;
+      for (int i = 0; i < count; i++) {
+        int r = row(rows, i);
+        if (!values.anyNull || !values.nulls[r]) {
+          sum += floats[r];
+          seen = true;
+        }
+      }
+    }
+
     @Override
     void addGrouped(Accumulator[] group, int[] groupOf, ColumnVector values, int[] rows, int n) {
+      if (values.kind == ColumnVector.Kind.FLOAT) {
+        float[] floats = values.floats;
+        for (int i = 0; i < n; i++) {
+          int r = row(rows, i);
+          if (!values.anyNull || !values.nulls[r]) {
+            DoubleSum sum = (DoubleSum) group[groupOf[i]];
+            sum.seen = true;
+            sum.sum += floats[r];
+          }
+        }
+        return;
+      }
       if (values.kind != ColumnVector.Kind.DOUBLE) {
         super.addGrouped(group, groupOf, values, rows, n);
         return;

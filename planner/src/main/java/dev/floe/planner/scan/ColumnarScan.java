@@ -1,15 +1,7 @@
 package dev.floe.planner.scan;
 
-import dev.floe.error.FloeError;
 import dev.floe.planner.session.PinnedTable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.iceberg.FileScanTask;
@@ -44,9 +36,7 @@ public final class ColumnarScan implements Enumerator<Object> {
   private final LakeScanSpec spec;
   private final LakeScan.CancelCheck cancel;
   private List<FileScanTask> tasks;
-  private final List<BlockingQueue<Chunk>> queues = new ArrayList<>();
-  private final List<Future<?>> futures = new ArrayList<>();
-  private final AtomicBoolean stopped = new AtomicBoolean();
+  private ScanWorkers<Chunk> workers;
   private int task;
   private long emitted;
   private Chunk chunk;
@@ -158,7 +148,7 @@ public final class ColumnarScan implements Enumerator<Object> {
     }
     while (task < tasks.size()) {
       cancel.check();
-      Chunk next = take(queues.get(task % queues.size()));
+      Chunk next = workers.take(task, cancel);
       if (next.failure != null) {
         close();
         throw next.failure;
@@ -223,66 +213,46 @@ public final class ColumnarScan implements Enumerator<Object> {
             false,
             new StatementDeleteCache(pinned.plans()));
     LakeScan.applyNameMapping(reader, table);
+    reader.condition(spec.condition());
     tasks = planned;
-    int workers = Math.max(1, Math.min(spec.session().scanParallelism(), tasks.size()));
-    ExecutorService executor = spec.session().scanExecutor();
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    for (int w = 0; w < workers && w < tasks.size(); w++) {
-      BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
-      queues.add(queue);
-      int worker = w;
-      int width = spec.columns().size();
-      futures.add(
-          executor.submit(
-              () -> {
-                Thread thread = Thread.currentThread();
-                ClassLoader previous = thread.getContextClassLoader();
-                thread.setContextClassLoader(loader);
-                try {
-                  for (int t = worker; t < tasks.size() && !stopped.get(); t += workers) {
-                    if (!readTask(reader, tasks.get(t), queue, width)) {
-                      return;
-                    }
-                  }
-                } finally {
-                  thread.setContextClassLoader(previous);
-                }
-              }));
+    if (tasks.isEmpty()) {
+      return;
     }
+    int width = spec.columns().size();
+    workers =
+        new ScanWorkers<>(
+            tasks.size(),
+            spec.session().scanParallelism(),
+            QUEUED_CHUNKS,
+            spec.session().scanExecutor(),
+            (t, out) -> readTask(reader, tasks.get(t), out, width));
   }
 
   /** Reads one task into chunks; false when the worker should stop. */
   private boolean readTask(
-      TaskReader reader, FileScanTask task, BlockingQueue<Chunk> queue, int width) {
-    Sink sink = new Sink(queue, width);
+      TaskReader reader, FileScanTask task, ScanWorkers.Output<Chunk> out, int width) {
+    Sink sink = new Sink(out, width);
     try {
-      reader.read(
-          task,
-          sink,
-          () -> {
-            if (stopped.get()) {
-              throw new Stopped();
-            }
-          });
+      reader.read(task, sink, out::check);
       sink.flushRows();
       // Only once the file is closed: a reader that has taken the last row finds no file open.
-      return put(queue, Chunk.END);
-    } catch (Stopped e) {
+      return out.put(Chunk.END);
+    } catch (ScanWorkers.Stopped e) {
       return false;
     } catch (Throwable e) {
-      put(queue, new Chunk(null, null, 0, LakeScan.Failures.translate(e, task, reader.io())));
+      out.put(new Chunk(null, null, 0, LakeScan.Failures.translate(e, task, reader.io())));
       return false;
     }
   }
 
   /** Turns what a task reader hands over into chunks on a worker's queue. */
   private final class Sink implements TaskReader.RowSink {
-    private final BlockingQueue<Chunk> queue;
+    private final ScanWorkers.Output<Chunk> queue;
     private final int width;
     private Object[][] pending;
     private int pendingRows;
 
-    Sink(BlockingQueue<Chunk> queue, int width) {
+    Sink(ScanWorkers.Output<Chunk> queue, int width) {
       this.queue = queue;
       this.width = width;
     }
@@ -302,8 +272,8 @@ public final class ColumnarScan implements Enumerator<Object> {
           out[r] = vector.get(rows == null ? r : rows[r]);
         }
       }
-      if (!put(queue, new Chunk(values, null, size))) {
-        throw new Stopped();
+      if (!queue.put(new Chunk(values, null, size))) {
+        throw new ScanWorkers.Stopped();
       }
     }
 
@@ -332,29 +302,9 @@ public final class ColumnarScan implements Enumerator<Object> {
       int size = pendingRows;
       pending = null;
       pendingRows = 0;
-      if (!put(queue, new Chunk(columns, null, size))) {
-        throw new Stopped();
+      if (!queue.put(new Chunk(columns, null, size))) {
+        throw new ScanWorkers.Stopped();
       }
-    }
-  }
-
-  private boolean put(BlockingQueue<Chunk> queue, Chunk next) {
-    return Handoff.put(queue, next, stopped);
-  }
-
-  private Chunk take(BlockingQueue<Chunk> queue) {
-    try {
-      while (true) {
-        Chunk next = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (next != null) {
-          return next;
-        }
-        cancel.check();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      close();
-      throw FloeError.CANCELLED.error("the reading thread was interrupted");
     }
   }
 
@@ -362,17 +312,8 @@ public final class ColumnarScan implements Enumerator<Object> {
   @Override
   public void close() {
     closed = true;
-    if (stopped.compareAndSet(false, true)) {
-      for (BlockingQueue<Chunk> queue : queues) {
-        queue.clear();
-      }
-      for (Future<?> future : futures) {
-        try {
-          future.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          // A worker that failed has already reported through its queue.
-        }
-      }
+    if (workers != null) {
+      workers.close();
     }
   }
 
@@ -382,15 +323,6 @@ public final class ColumnarScan implements Enumerator<Object> {
 
     Chunk(Object[][] columns, int[] rows, int count) {
       this(columns, rows, count, null);
-    }
-  }
-
-  /** Thrown inside a worker to stop reading once the statement no longer needs its rows. */
-  private static final class Stopped extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Stopped() {
-      super(null, null, false, false);
     }
   }
 }

@@ -48,6 +48,63 @@ final class ExpressionColumn {
     }
   }
 
+  /**
+   * A condition ({@link ScanExpression#condition()}) selecting the rows of a batch for which it is
+   * TRUE, a primitive loop per comparison; a batch whose columns do not come as the vectors
+   * expected is tested row by row with {@link ScanExpression#evaluate}: the same rows either way.
+   * Not thread-safe.
+   */
+  static final class Filter {
+    private final ScanExpression expression;
+    private Condition root;
+    private int[] all = new int[0];
+    private int[] scratch = new int[0];
+
+    Filter(ScanExpression expression) {
+      this.expression = expression;
+      this.root = condition(expression);
+    }
+
+    /**
+     * Writes to {@code out} those of the rows {@code rows[0..count)} (ascending; {@code 0..count)}
+     * when null) for which the condition is TRUE, and returns how many; {@code out} may be {@code
+     * rows}.
+     */
+    int select(ColumnVector[] columns, int[] rows, int count, int[] out) {
+      if (count == 0) {
+        return 0;
+      }
+      if (rows == null) {
+        if (all.length < count) {
+          all = new int[Math.max(count, BatchReader.BATCH_ROWS)];
+          for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+          }
+        }
+        rows = all;
+      }
+      if (scratch.length < count) {
+        scratch = new int[Math.max(count, BatchReader.BATCH_ROWS)];
+      }
+      int size = rows[count - 1] + 1;
+      int kept;
+      try {
+        kept = root.select(columns, rows, count, scratch, size);
+      } catch (NotInVectors e) {
+        root = condition(expression); // nodes may hold state from the batch left half done
+        kept = 0;
+        for (int i = 0; i < count; i++) {
+          int r = rows[i];
+          if (Boolean.TRUE.equals(expression.evaluate(c -> columns[c].get(r)))) {
+            scratch[kept++] = r;
+          }
+        }
+      }
+      System.arraycopy(scratch, 0, out, 0, kept);
+      return kept;
+    }
+  }
+
   /** Thrown inside a batch that must be computed row by row. */
   private static final class NotInVectors extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -93,6 +150,9 @@ final class ExpressionColumn {
       case IS_NULL:
       case IS_NOT_NULL:
         return new NullTest(value(e.operands().get(0)), e.op() == Op.IS_NULL);
+      case LIKE:
+      case NOT_LIKE:
+        return new Like(value(e.operands().get(0)), (LikePattern) e.literal(), e.op() == Op.LIKE);
       default:
         return new Comparison(
             e.op(),
@@ -107,7 +167,10 @@ final class ExpressionColumn {
   private static ColumnVector.Kind kind(Type type) {
     switch (type) {
       case INT:
+      case DATE:
         return ColumnVector.Kind.INT;
+      case STRING:
+        return ColumnVector.Kind.OBJECT;
       case LONG:
         return ColumnVector.Kind.LONG;
       case DOUBLE:
@@ -677,6 +740,37 @@ final class ExpressionColumn {
             break;
         }
         if (pass) {
+          out[kept++] = r;
+        }
+      }
+      return kept;
+    }
+  }
+
+  /** {@code col [NOT] LIKE pattern} on a string column: a NULL value passes neither. */
+  private static final class Like extends Condition {
+    private final Value operand;
+    private final LikePattern pattern;
+    private final boolean matching;
+
+    Like(Value operand, LikePattern pattern, boolean matching) {
+      this.operand = operand;
+      this.pattern = pattern;
+      this.matching = matching;
+    }
+
+    @Override
+    int select(ColumnVector[] columns, int[] rows, int count, int[] out, int size) {
+      ColumnVector a = operand.values(columns, rows, count, size);
+      if (a.kind != ColumnVector.Kind.OBJECT) {
+        throw NotInVectors.INSTANCE;
+      }
+      Object[] values = a.objects;
+      int kept = 0;
+      for (int i = 0; i < count; i++) {
+        int r = rows[i];
+        Object v = values[r];
+        if (v != null && !a.isNull(r) && pattern.matches(v.toString()) == matching) {
           out[kept++] = r;
         }
       }

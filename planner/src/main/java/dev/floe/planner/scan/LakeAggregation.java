@@ -34,7 +34,6 @@ public record LakeAggregation(
     NONE,
     INT,
     LONG,
-    FLOAT,
     DOUBLE,
     DECIMAL
   }

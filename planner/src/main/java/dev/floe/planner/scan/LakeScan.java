@@ -11,11 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -233,6 +229,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             spec.rowIds(),
             new StatementDeleteCache(pinned.plans()));
     applyNameMapping(reader, table);
+    reader.condition(spec.condition());
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
@@ -566,9 +563,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
    */
   private static final class ParallelEnumerator implements Enumerator<Object[]> {
     private final List<FileScanTask> tasks;
-    private final List<BlockingQueue<Batch>> queues = new ArrayList<>();
-    private final List<Future<?>> futures = new ArrayList<>();
-    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final ScanWorkers<Batch> workers;
     private final long limit;
     private final CancelCheck cancel;
     private int task;
@@ -587,57 +582,42 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       this.tasks = tasks;
       this.limit = limit;
       this.cancel = cancel;
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      for (int w = 0; w < workers; w++) {
-        BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUED_BATCHES);
-        queues.add(queue);
-        int worker = w;
-        futures.add(
-            executor.submit(
-                () -> {
-                  Thread thread = Thread.currentThread();
-                  ClassLoader previous = thread.getContextClassLoader();
-                  thread.setContextClassLoader(loader);
-                  try {
-                    for (int t = worker; t < tasks.size() && !stopped.get(); t += workers) {
-                      readTask(reader, tasks.get(t), queue);
-                    }
-                  } finally {
-                    thread.setContextClassLoader(previous);
-                  }
-                }));
-      }
+      this.workers =
+          new ScanWorkers<>(
+              tasks.size(),
+              workers,
+              QUEUED_BATCHES,
+              executor,
+              (t, out) -> readTask(reader, tasks.get(t), out));
     }
 
-    private void readTask(TaskReader reader, FileScanTask task, BlockingQueue<Batch> queue) {
+    private static boolean readTask(
+        TaskReader reader, FileScanTask task, ScanWorkers.Output<Batch> out) {
       try {
         try (CloseableIterable<Object[]> rows = reader.open(task)) {
           Object[][] buffer = new Object[BATCH][];
           int size = 0;
           for (Object[] row : rows) {
-            if (stopped.get()) {
-              return;
+            if (out.stopped()) {
+              return false;
             }
             buffer[size++] = row;
             if (size == BATCH) {
-              put(queue, new Batch(buffer, size, null));
+              out.put(new Batch(buffer, size, null));
               buffer = new Object[BATCH][];
               size = 0;
             }
           }
           if (size > 0) {
-            put(queue, new Batch(buffer, size, null));
+            out.put(new Batch(buffer, size, null));
           }
         }
         // Only once the file is closed: a reader that has taken the last row finds no file open.
-        put(queue, Batch.END);
+        return out.put(Batch.END);
       } catch (Throwable e) {
-        put(queue, new Batch(null, 0, Failures.translate(e, task, reader.io())));
+        out.put(new Batch(null, 0, Failures.translate(e, task, reader.io())));
+        return true;
       }
-    }
-
-    private void put(BlockingQueue<Batch> queue, Batch batch) {
-      Handoff.put(queue, batch, stopped);
     }
 
     @Override
@@ -665,7 +645,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
           return false;
         }
         cancel.check();
-        Batch next = take(queues.get(task % queues.size()));
+        Batch next = workers.take(task, cancel);
         if (next.failure != null) {
           close();
           throw next.failure instanceof RuntimeException
@@ -682,22 +662,6 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       }
     }
 
-    private Batch take(BlockingQueue<Batch> queue) {
-      try {
-        while (true) {
-          Batch next = queue.poll(100, TimeUnit.MILLISECONDS);
-          if (next != null) {
-            return next;
-          }
-          cancel.check();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        close();
-        throw FloeError.CANCELLED.error("the reading thread was interrupted");
-      }
-    }
-
     @Override
     public void reset() {
       throw new UnsupportedOperationException();
@@ -705,18 +669,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
 
     @Override
     public void close() {
-      if (stopped.compareAndSet(false, true)) {
-        for (BlockingQueue<Batch> queue : queues) {
-          queue.clear();
-        }
-        for (Future<?> future : futures) {
-          try {
-            future.get(30, TimeUnit.SECONDS);
-          } catch (Exception e) {
-            // A worker that failed has already reported through its queue.
-          }
-        }
-      }
+      workers.close();
     }
   }
 

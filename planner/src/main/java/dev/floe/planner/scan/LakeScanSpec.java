@@ -21,6 +21,8 @@ import org.apache.iceberg.expressions.Expressions;
  *     directly above it), or null: the scan emits its rows
  * @param version the past version to read (time travel), or null for the snapshot pinned for the
  *     statement
+ * @param condition what the scan tests on the rows it decodes, after the filter (rows for which it
+ *     is TRUE are kept), its columns numbered as the table's top-level columns; or null
  */
 public record LakeScanSpec(
     LakeSession session,
@@ -30,7 +32,8 @@ public record LakeScanSpec(
     long limit,
     boolean rowIds,
     LakeAggregation aggregation,
-    TableVersion version) {
+    TableVersion version,
+    ScanExpression condition) {
 
   /** A spec reading every column of a table, unfiltered. */
   public static LakeScanSpec all(LakeSession session, List<String> path, int columnCount) {
@@ -45,34 +48,64 @@ public record LakeScanSpec(
       columns.add(i);
     }
     return new LakeScanSpec(
-        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version);
+        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version, null);
   }
 
   /** This spec with a filter added to the one it has. */
   public LakeScanSpec withFilter(Expression more) {
     return new LakeScanSpec(
-        session, path, columns, Expressions.and(filter, more), limit, rowIds, aggregation, version);
+        session,
+        path,
+        columns,
+        Expressions.and(filter, more),
+        limit,
+        rowIds,
+        aggregation,
+        version,
+        condition);
   }
 
   /** This spec emitting other columns. */
   public LakeScanSpec withColumns(List<Integer> newColumns) {
     return new LakeScanSpec(
-        session, path, List.copyOf(newColumns), filter, limit, rowIds, aggregation, version);
+        session,
+        path,
+        List.copyOf(newColumns),
+        filter,
+        limit,
+        rowIds,
+        aggregation,
+        version,
+        condition);
   }
 
   /** This spec stopping after a number of rows. */
   public LakeScanSpec withLimit(long newLimit) {
-    return new LakeScanSpec(session, path, columns, filter, newLimit, rowIds, aggregation, version);
+    return new LakeScanSpec(
+        session, path, columns, filter, newLimit, rowIds, aggregation, version, condition);
   }
 
   /** This spec with the trailing file and position values. */
   public LakeScanSpec withRowIds() {
-    return new LakeScanSpec(session, path, columns, filter, limit, true, aggregation, version);
+    return new LakeScanSpec(
+        session, path, columns, filter, limit, true, aggregation, version, condition);
   }
 
   /** This spec computing an aggregation of its rows instead of emitting them. */
   public LakeScanSpec withAggregation(LakeAggregation newAggregation) {
-    return new LakeScanSpec(session, path, columns, filter, limit, rowIds, newAggregation, version);
+    return new LakeScanSpec(
+        session, path, columns, filter, limit, rowIds, newAggregation, version, condition);
+  }
+
+  /** This spec testing a condition too, on top of the one it has. */
+  public LakeScanSpec withCondition(ScanExpression more) {
+    ScanExpression both =
+        condition == null
+            ? more
+            : ScanExpression.call(
+                ScanExpression.Op.AND, ScanExpression.Type.BOOLEAN, 0, 0, List.of(condition, more));
+    return new LakeScanSpec(
+        session, path, columns, filter, limit, rowIds, aggregation, version, both);
   }
 
   /** Whether the scan aggregates its rows. */

@@ -1,6 +1,5 @@
 package dev.floe.planner.scan;
 
-import dev.floe.error.FloeError;
 import dev.floe.planner.scan.LakeAggregation.Call;
 import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
@@ -8,12 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -105,6 +99,7 @@ final class ScanAggregation {
             false,
             new StatementDeleteCache(pinned.plans()));
     LakeScan.applyNameMapping(reader, table);
+    reader.condition(spec.condition());
     reader.recordInto(stats);
     LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
     long start = System.nanoTime();
@@ -165,8 +160,8 @@ final class ScanAggregation {
   private record Piece(GroupTable table, RuntimeException failure) {}
 
   /**
-   * Reads the pieces to read on {@code workers} threads, worker {@code w} reading pieces {@code w,
-   * w+n, ...} into a table each, and merges every piece's table in scan order.
+   * Reads the pieces to read on {@code workers} threads ({@link ScanWorkers}), each piece into a
+   * table of its own, and merges every piece's table in scan order.
    */
   private GroupTable parallel(
       List<Object> pieces,
@@ -175,53 +170,27 @@ final class ScanAggregation {
       int workers,
       ExecutorService executor,
       LakeScan.CancelCheck cancel) {
-    AtomicBoolean stopped = new AtomicBoolean();
-    List<BlockingQueue<Piece>> queues = new ArrayList<>();
-    List<Future<?>> futures = new ArrayList<>();
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    try {
-      for (int w = 0; w < workers; w++) {
-        BlockingQueue<Piece> queue = new ArrayBlockingQueue<>(QUEUED_PIECES);
-        queues.add(queue);
-        int worker = w;
-        futures.add(
-            executor.submit(
-                () -> {
-                  Thread thread = Thread.currentThread();
-                  ClassLoader previous = thread.getContextClassLoader();
-                  thread.setContextClassLoader(loader);
-                  try {
-                    for (int t = worker; t < toRead.size() && !stopped.get(); t += workers) {
-                      Piece piece;
-                      try {
-                        GroupTable table = newTable();
-                        reader.read(
-                            toRead.get(t),
-                            table,
-                            () -> {
-                              if (stopped.get()) {
-                                throw new Stopped();
-                              }
-                            });
-                        piece = new Piece(table, null);
-                      } catch (Stopped e) {
-                        return;
-                      } catch (ArithmeticException e) {
-                        piece = new Piece(null, e);
-                      } catch (Throwable e) {
-                        piece =
-                            new Piece(
-                                null, LakeScan.Failures.translate(e, toRead.get(t), reader.io()));
-                      }
-                      if (!put(queue, piece, stopped) || piece.failure() != null) {
-                        return;
-                      }
-                    }
-                  } finally {
-                    thread.setContextClassLoader(previous);
-                  }
-                }));
-      }
+    try (ScanWorkers<Piece> read =
+        new ScanWorkers<>(
+            toRead.size(),
+            workers,
+            QUEUED_PIECES,
+            executor,
+            (t, out) -> {
+              Piece piece;
+              try {
+                GroupTable table = newTable();
+                reader.read(toRead.get(t), table, out::check);
+                piece = new Piece(table, null);
+              } catch (ScanWorkers.Stopped e) {
+                return false;
+              } catch (ArithmeticException e) {
+                piece = new Piece(null, e);
+              } catch (Throwable e) {
+                piece = new Piece(null, LakeScan.Failures.translate(e, toRead.get(t), reader.io()));
+              }
+              return out.put(piece) && piece.failure() == null;
+            })) {
       GroupTable total = newTable();
       int next = 0;
       for (Object piece : pieces) {
@@ -229,56 +198,13 @@ final class ScanAggregation {
           total.merge(answered);
           continue;
         }
-        Piece read = take(queues.get(next % workers), cancel, stopped);
-        next++;
-        if (read.failure() != null) {
-          throw read.failure();
+        Piece done = read.take(next++, cancel);
+        if (done.failure() != null) {
+          throw done.failure();
         }
-        total.merge(read.table());
+        total.merge(done.table());
       }
       return total;
-    } finally {
-      stopped.set(true);
-      for (BlockingQueue<Piece> queue : queues) {
-        queue.clear();
-      }
-      for (Future<?> future : futures) {
-        try {
-          future.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          // A worker that failed has reported through its queue.
-        }
-      }
-    }
-  }
-
-  /** Thrown inside a worker to stop reading once the statement no longer needs its pieces. */
-  private static final class Stopped extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Stopped() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static boolean put(BlockingQueue<Piece> queue, Piece piece, AtomicBoolean stopped) {
-    return Handoff.put(queue, piece, stopped);
-  }
-
-  private static Piece take(
-      BlockingQueue<Piece> queue, LakeScan.CancelCheck cancel, AtomicBoolean stopped) {
-    try {
-      while (true) {
-        Piece piece = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (piece != null) {
-          return piece;
-        }
-        cancel.check();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stopped.set(true);
-      throw FloeError.CANCELLED.error("the reading thread was interrupted");
     }
   }
 
@@ -302,6 +228,7 @@ final class ScanAggregation {
   GroupTable fromMetadata(FileScanTask task) {
     DataFile file = task.file();
     if (!aggregation.answerableFromMetadata()
+        || spec.condition() != null
         || !task.deletes().isEmpty()
         || !isTrue(task.residual())
         || task.start() != 0

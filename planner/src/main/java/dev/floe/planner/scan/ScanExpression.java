@@ -53,7 +53,11 @@ public record ScanExpression(
     AND,
     OR,
     IS_NULL,
-    IS_NOT_NULL
+    IS_NOT_NULL,
+    /** A string column matching a {@link LikePattern} (the literal). */
+    LIKE,
+    /** {@code NOT (col LIKE pattern)}: NULL for NULL, as LIKE is. */
+    NOT_LIKE
   }
 
   /** The types of values. */
@@ -62,7 +66,11 @@ public record ScanExpression(
     INT,
     LONG,
     DOUBLE,
-    DECIMAL
+    DECIMAL,
+    /** A DATE column's day number; only compared, with another DATE column. */
+    DATE,
+    /** A VARCHAR column's value; only matched by LIKE. */
+    STRING
   }
 
   public ScanExpression {
@@ -85,6 +93,28 @@ public record ScanExpression(
     return new ScanExpression(op, type, precision, scale, -1, null, operands);
   }
 
+  /** This expression with every column position {@code c} replaced by {@code map(c)}. */
+  public ScanExpression mapColumns(java.util.function.IntUnaryOperator map) {
+    if (op == Op.COLUMN) {
+      return column(map.applyAsInt(column), type, precision, scale);
+    }
+    List<ScanExpression> mapped = new java.util.ArrayList<>();
+    for (ScanExpression operand : operands) {
+      mapped.add(operand.mapColumns(map));
+    }
+    return new ScanExpression(op, type, precision, scale, column, literal, mapped);
+  }
+
+  /** Adds the column positions this expression reads to {@code into}. */
+  public void columns(java.util.Set<Integer> into) {
+    if (op == Op.COLUMN) {
+      into.add(column);
+    }
+    for (ScanExpression operand : operands) {
+      operand.columns(into);
+    }
+  }
+
   /** Whether this is a condition (its values TRUE, FALSE or NULL). */
   boolean condition() {
     return type == Type.BOOLEAN;
@@ -103,6 +133,11 @@ public record ScanExpression(
         return operands.get(0).describe(names) + " IS NULL";
       case IS_NOT_NULL:
         return operands.get(0).describe(names) + " IS NOT NULL";
+      case LIKE:
+      case NOT_LIKE:
+        return operands.get(0).describe(names)
+            + (op == Op.LIKE ? " LIKE " : " NOT LIKE ")
+            + literal;
       case CASE:
         {
           StringBuilder text = new StringBuilder("CASE");
@@ -244,6 +279,14 @@ public record ScanExpression(
         return operands.get(0).evaluate(row) == null;
       case IS_NOT_NULL:
         return operands.get(0).evaluate(row) != null;
+      case LIKE:
+      case NOT_LIKE:
+        {
+          Object a = operands.get(0).evaluate(row);
+          return a == null
+              ? null
+              : ((LikePattern) literal).matches(a.toString()) == (op == Op.LIKE);
+        }
       default:
         {
           Object a = operands.get(0).evaluate(row);

@@ -82,6 +82,43 @@ final class TaskReader {
 
   private NameMapping nameMapping;
 
+  /** What the scan tests on each row after deletes and the filter, or null. */
+  private ScanExpression condition;
+
+  /** The table's top-level columns the condition reads. */
+  private int[] conditionColumns = new int[0];
+
+  /**
+   * Keeps only the rows for which {@code test} (its columns numbered as the table's top-level
+   * columns) is TRUE, after deletes and the residual filter; null tests nothing.
+   */
+  void condition(ScanExpression test) {
+    this.condition = test;
+    java.util.Set<Integer> read = new java.util.TreeSet<>();
+    if (test != null) {
+      test.columns(read);
+    }
+    this.conditionColumns = read.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * The vectors (or positions) of the condition's columns in a batch read with {@code schema}:
+   * {@code positions[c]} for table column {@code c}, -1 for the columns it does not read.
+   */
+  private int[] conditionPositions(Schema schema) {
+    int[] positions = new int[tableSchema.columns().size()];
+    java.util.Arrays.fill(positions, -1);
+    for (int c : conditionColumns) {
+      positions[c] = indexOf(schema.columns(), tableSchema.columns().get(c).fieldId());
+    }
+    return positions;
+  }
+
+  /** The condition's value (TRUE keeps the row) for a row whose table column c is at value(c). */
+  private boolean passes(ScanExpression.Row row) {
+    return Boolean.TRUE.equals(condition.evaluate(row));
+  }
+
   /** The FileIO the reader opens files with. */
   FileIO io() {
     return io;
@@ -140,6 +177,22 @@ final class TaskReader {
     if (!isTrue(residual)) {
       Evaluator evaluator = new Evaluator(readSchema.asStruct(), residual, true);
       rows = CloseableIterable.filter(rows, evaluator::eval);
+    }
+    if (condition != null) {
+      int[] at = conditionPositions(readSchema);
+      ValueConverter[] convert = new ValueConverter[at.length];
+      for (int c : conditionColumns) {
+        convert[c] = ValueConverter.toCalcite(tableSchema.columns().get(c).type());
+      }
+      rows =
+          CloseableIterable.filter(
+              rows,
+              row ->
+                  passes(
+                      c -> {
+                        Object value = row.get(at[c], Object.class);
+                        return value == null ? null : convert[c].convert(value);
+                      }));
     }
     int[] positions = positionsIn(readSchema);
     int width = outputFieldIds.length + (rowIds ? 2 : 0);
@@ -241,12 +294,16 @@ final class TaskReader {
       ColumnVector[] columns = new ColumnVector[positions.length];
       ColumnBatch.RowView view = new ColumnBatch.RowView();
       int[] live = null;
+      ExpressionColumn.Filter tested =
+          condition == null ? null : new ExpressionColumn.Filter(condition);
+      int[] at = condition == null ? null : conditionPositions(requested);
+      ColumnVector[] testedColumns = condition == null ? null : new ColumnVector[at.length];
       while (iterator.hasNext()) {
         ColumnBatch batch = iterator.next();
         for (int i = 0; i < positions.length; i++) {
           columns[i] = batch.vectors[positions[i]];
         }
-        if (deleted == null && evaluator == null && equality == null) {
+        if (deleted == null && evaluator == null && equality == null && tested == null) {
           sink.batch(columns, null, batch.size);
         } else {
           if (live == null || live.length < batch.size) {
@@ -278,6 +335,12 @@ final class TaskReader {
               }
             }
             count = kept;
+          }
+          if (tested != null) {
+            for (int c : conditionColumns) {
+              testedColumns[c] = batch.vectors[at[c]];
+            }
+            count = tested.select(testedColumns, live, count, live);
           }
           sink.batch(columns, live, count);
         }
@@ -415,7 +478,8 @@ final class TaskReader {
             deleted,
             equality,
             evaluator,
-            positionsIn(requested));
+            positionsIn(requested),
+            conditionPositions(requested));
       }
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
@@ -433,7 +497,13 @@ final class TaskReader {
         opened.add(fallback);
         return fallback.iterator();
       }
-      return new BatchRows(iterator, deleted, equality, evaluator, positionsIn(requested));
+      return new BatchRows(
+          iterator,
+          deleted,
+          equality,
+          evaluator,
+          positionsIn(requested),
+          conditionPositions(requested));
     }
 
     /** Whether the file turned out to need the row reader. */
@@ -465,6 +535,7 @@ final class TaskReader {
     private final EqualityFilter equality;
     private final Evaluator evaluator;
     private final int[] positions;
+    private final int[] conditionAt;
     private final ColumnBatch.RowView view = new ColumnBatch.RowView();
     private ColumnBatch batch;
     private int index;
@@ -475,7 +546,9 @@ final class TaskReader {
         PositionDeleteIndex deleted,
         EqualityFilter equality,
         Evaluator evaluator,
-        int[] positions) {
+        int[] positions,
+        int[] conditionAt) {
+      this.conditionAt = conditionAt;
       this.batches = batches;
       this.deleted = deleted;
       this.equality = equality;
@@ -495,6 +568,9 @@ final class TaskReader {
             continue;
           }
           if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
+            continue;
+          }
+          if (condition != null && !passes(c -> batch.value(conditionAt[c], row))) {
             continue;
           }
           Object[] out = new Object[positions.length];
@@ -619,7 +695,23 @@ final class TaskReader {
     throw new IllegalStateException("Cannot find field id " + id + " in the read schema");
   }
 
+  /** The schema with the columns the condition reads added where missing. */
+  private Schema withConditionColumns(Schema schema) {
+    List<Types.NestedField> fields = null;
+    for (int c : conditionColumns) {
+      Types.NestedField field = tableSchema.columns().get(c);
+      if (schema.findField(field.fieldId()) == null) {
+        if (fields == null) {
+          fields = new ArrayList<>(schema.columns());
+        }
+        fields.add(field);
+      }
+    }
+    return fields == null ? schema : new Schema(fields);
+  }
+
   private Schema withFilterColumns(Schema schema, Expression residual) {
+    schema = withConditionColumns(schema);
     if (residual == null || residual.op() == Expression.Operation.TRUE) {
       return schema;
     }

@@ -1,11 +1,15 @@
 package dev.floe.planner.type;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Calcite's type system widened to what Iceberg stores: DECIMAL(38, 38) and datetimes with up to
- * nanosecond precision (Calcite caps both lower by default, silently rounding values).
+ * nanosecond precision (Calcite caps both lower by default, silently rounding values), and a {@code
+ * SUM} of REAL that is DOUBLE, added in {@code double} (as DuckDB and Spark type it; adding in
+ * {@code float} loses the last digits once the sum passes 2^24).
  */
 public final class LakeTypeSystem extends RelDataTypeSystemImpl {
   /** The one instance; named by the connection property {@code typeSystem}. */
@@ -47,6 +51,15 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
       default:
         return super.getDefaultPrecision(typeName);
     }
+  }
+
+  @Override
+  public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+    if (argumentType.getSqlTypeName() == SqlTypeName.REAL) {
+      return typeFactory.createTypeWithNullability(
+          typeFactory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+    }
+    return super.deriveSumType(typeFactory, argumentType);
   }
 
   @Override
