@@ -98,7 +98,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
@@ -109,13 +108,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return getResultSet();
   }
 
-  /** {@inheritDoc} */
   @Override
   public int executeUpdate() throws SQLException {
     return (int) executeLargeUpdate();
   }
 
-  /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
@@ -126,7 +123,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return Math.max(getLargeUpdateCount(), 0);
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
@@ -194,7 +190,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
@@ -212,7 +207,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     batchValues.add(row);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
@@ -221,7 +215,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     unsetInBatch = 0;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int[] executeBatch() throws SQLException {
     long[] counts = executeLargeBatch();
@@ -298,7 +291,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     inOneTransaction(() -> fast.run(session(), rows));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearParameters() throws SQLException {
     checkOpen();
@@ -307,7 +299,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     calcite.clearParameters();
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
@@ -315,7 +306,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return meta == null ? null : new FloeResultSetMetaData(floeConnection(), meta);
   }
 
-  /** {@inheritDoc} */
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
@@ -515,7 +505,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x) throws SQLException {
     if (x == null) {
@@ -525,7 +514,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDateTime(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
     if (x == null || calendar == null) {
@@ -540,7 +528,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         instant);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x) throws SQLException {
     if (x == null) {
@@ -550,13 +537,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDate().atStartOfDay(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x, Calendar calendar) throws SQLException {
     setDate(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x) throws SQLException {
     if (x == null) {
@@ -568,13 +553,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, time);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x, Calendar calendar) throws SQLException {
     setTime(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x) throws SQLException {
     if (x instanceof LocalDateTime) {
@@ -615,7 +598,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType) throws SQLException {
     if (x == null) {
@@ -625,7 +607,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
@@ -653,19 +634,16 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return type.getVendorTypeNumber();
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType, String typeName) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType, typeName));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBoolean(int index, boolean x) throws SQLException {
     if (!kept(index, x)) {
@@ -673,7 +651,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setByte(int index, byte x) throws SQLException {
     if (!kept(index, x)) {
@@ -681,7 +658,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setShort(int index, short x) throws SQLException {
     if (!kept(index, x)) {
@@ -689,7 +665,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setInt(int index, int x) throws SQLException {
     if (!kept(index, x)) {
@@ -697,7 +672,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setLong(int index, long x) throws SQLException {
     if (!kept(index, x)) {
@@ -705,7 +679,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setFloat(int index, float x) throws SQLException {
     if (!kept(index, x)) {
@@ -713,7 +686,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDouble(int index, double x) throws SQLException {
     if (!kept(index, x)) {
@@ -721,7 +693,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
     if (!kept(index, x)) {
@@ -751,7 +722,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNString(int index, String x) throws SQLException {
     if (!kept(index, x)) {
@@ -759,7 +729,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBytes(int index, byte[] x) throws SQLException {
     byte[] copy = x == null ? null : x.clone();

@@ -42,6 +42,7 @@ class FloeStatement extends ForwardingStatement {
   private boolean closed;
   boolean poolable;
   private boolean calciteRows;
+  private boolean scrollable;
   private volatile Cancellation running;
 
   FloeStatement(FloeConnection connection, Statement calcite) {
@@ -57,6 +58,27 @@ class FloeStatement extends ForwardingStatement {
   final FloeStatement withCalciteRows() {
     calciteRows = true;
     return this;
+  }
+
+  /**
+   * Has this statement make scroll-insensitive result sets, which keep their rows as they are read
+   * ({@link ScrollRows}).
+   */
+  final FloeStatement scrollInsensitive() {
+    scrollable = true;
+    return this;
+  }
+
+  /** Whether this statement's result sets are scroll-insensitive. */
+  final boolean scrollable() {
+    return scrollable;
+  }
+
+  /** The type of the result sets this statement makes. */
+  @Override
+  public int getResultSetType() throws SQLException {
+    checkOpen();
+    return scrollable ? ResultSet.TYPE_SCROLL_INSENSITIVE : ResultSet.TYPE_FORWARD_ONLY;
   }
 
   /** Runs this statement's work on another Calcite statement from now on (a new plan). */
@@ -238,6 +260,7 @@ class FloeStatement extends ForwardingStatement {
       session.beginStatement();
       if (connection.columnarResults()
           && !calciteRows
+          && !scrollable
           && !ScanStats.collecting()
           && RowAccessors.readsColumns()) {
         ColumnarScan.expect(); // a plain scan's result is read from its column batches

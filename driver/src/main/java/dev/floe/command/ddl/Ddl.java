@@ -19,6 +19,7 @@ import dev.floe.planner.parser.ddl.SqlLakeIndex;
 import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
+import dev.floe.planner.prepare.ColumnLabels;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.type.LakeTypes;
 import dev.floe.planner.write.LakeWrites;
@@ -277,7 +278,9 @@ public final class Ddl {
                   + field.getType().getFullTypeString()
                   + " (cast it to a type a table can hold)");
         }
-        columns.add(new Column(field.getName(), type, !field.getType().isNullable(), null));
+        columns.add(
+            new Column(
+                ColumnLabels.of(field.getName()), type, !field.getType().isNullable(), null));
       }
       if (!create.columns.isEmpty()) {
         if (create.columns.size() != columns.size()) {
