@@ -427,7 +427,8 @@ public class LakePrepare extends CalcitePrepareImpl {
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
       org.apache.calcite.rel.RelNode rel =
-          CancelPoint.insert(TemporalAligner.align(OuterJoinRows.keep(root.rel)));
+          CancelPoint.insert(
+              LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
