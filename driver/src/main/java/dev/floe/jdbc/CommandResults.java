@@ -1,7 +1,7 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.Maintenance;
-import dev.floe.command.Show;
+import dev.floe.command.introspection.Show;
+import dev.floe.command.procedure.Maintenance;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,10 +1,10 @@
 package dev.floe.jdbc;
 
 import dev.floe.command.CommandContext;
-import dev.floe.command.Ddl;
-import dev.floe.command.Etl;
-import dev.floe.command.Maintenance;
 import dev.floe.command.QueryRows;
+import dev.floe.command.ddl.Ddl;
+import dev.floe.command.dml.Etl;
+import dev.floe.command.procedure.Maintenance;
 import dev.floe.config.ContextLoader;
 import dev.floe.config.FloeProperty;
 import dev.floe.config.Quantities;
@@ -65,7 +65,7 @@ public final class FloeConnection extends ForwardingConnection {
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
-          return size() > dev.floe.planner.spi.PlanCache.CAPACITY;
+          return size() > dev.floe.planner.session.PlanCache.CAPACITY;
         }
       };
 

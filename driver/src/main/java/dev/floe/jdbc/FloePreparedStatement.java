@@ -1,10 +1,10 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.FastInsert;
+import dev.floe.command.dml.FastInsert;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
-import dev.floe.planner.spi.PlanCache;
+import dev.floe.planner.session.PlanCache;
 import dev.floe.planner.type.TemporalValues;
 import dev.floe.planner.write.InsertBatch;
 import dev.floe.planner.write.ParameterAssigner;

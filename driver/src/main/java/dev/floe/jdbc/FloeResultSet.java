@@ -5,7 +5,7 @@ import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import dev.floe.jdbc.forwarding.ForwardingResultSet;
 import dev.floe.planner.scan.ColumnarScan;
-import dev.floe.planner.spi.Cancellation;
+import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.type.TemporalValues;
 import java.math.BigDecimal;
 import java.sql.Date;

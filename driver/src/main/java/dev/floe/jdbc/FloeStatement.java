@@ -1,10 +1,11 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.Analyze;
-import dev.floe.command.Ddl;
-import dev.floe.command.Etl;
-import dev.floe.command.ExplainAnalyze;
-import dev.floe.command.Maintenance;
+import dev.floe.command.ddl.Ddl;
+import dev.floe.command.dml.Etl;
+import dev.floe.command.introspection.ExplainAnalyze;
+import dev.floe.command.introspection.Show;
+import dev.floe.command.procedure.Analyze;
+import dev.floe.command.procedure.Maintenance;
 import dev.floe.config.ContextLoader;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
@@ -15,8 +16,8 @@ import dev.floe.planner.parser.ddl.SqlAlterTableExecute;
 import dev.floe.planner.parser.ddl.SqlAlterTableRef;
 import dev.floe.planner.scan.ColumnarScan;
 import dev.floe.planner.scan.ScanStats;
-import dev.floe.planner.spi.Cancellation;
-import dev.floe.planner.spi.PhaseTimes;
+import dev.floe.planner.session.Cancellation;
+import dev.floe.planner.session.PhaseTimes;
 import dev.floe.txn.FloeSession;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -196,7 +197,8 @@ class FloeStatement extends ForwardingStatement {
       if (Ddl.isCommand(node)) {
         if (Ddl.isQuery(node)) {
           current =
-              new FloeResultSet(this, CommandResults.of(connection, connection.ddl().query(node)));
+              new FloeResultSet(
+                  this, CommandResults.of(connection, Show.query(connection.commands(), node)));
           updateCount = -1;
           return true;
         }

@@ -1,8 +1,8 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.Analyze;
-import dev.floe.command.Ddl;
-import dev.floe.command.Etl;
+import dev.floe.command.ddl.Ddl;
+import dev.floe.command.dml.Etl;
+import dev.floe.command.procedure.Analyze;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import java.sql.ParameterMetaData;

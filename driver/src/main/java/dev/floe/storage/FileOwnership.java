@@ -281,8 +281,7 @@ public final class FileOwnership {
   private boolean isTableFolder(Path folder) {
     return tableFolders.computeIfAbsent(
         folder.toString(),
-        f ->
-            Files.isDirectory(folder.resolve("metadata")) && FolderTableOperations.isTable(folder));
+        f -> Files.isDirectory(folder.resolve("metadata")) && LocalTableOperations.isTable(folder));
   }
 
   /** A table folder by its SQL name when it lies in the lake, by its path otherwise. */

@@ -73,12 +73,12 @@ public final class LocalStore implements LakeStore {
   @Override
   public boolean isTable(String folder) {
     Path path = LocalFileIO.toPath(folder);
-    return io.sandbox().contains(path) && FolderTableOperations.isTable(path);
+    return io.sandbox().contains(path) && LocalTableOperations.isTable(path);
   }
 
   @Override
-  public FolderTableOperations operations(String folder) {
-    return new FolderTableOperations(folder, LocalFileIO.toPath(folder), io);
+  public LocalTableOperations operations(String folder) {
+    return new LocalTableOperations(folder, LocalFileIO.toPath(folder), io);
   }
 
   @Override

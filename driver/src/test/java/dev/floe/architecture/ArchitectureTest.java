@@ -117,6 +117,26 @@ class ArchitectureTest {
         .check(floe);
   }
 
+  /** DDL, row writes, procedures and introspection share only the command package's interfaces. */
+  @Test
+  void eachKindOfCommandStandsAlone() {
+    String[] kinds = {"ddl", "dml", "procedure", "introspection"};
+    for (String kind : kinds) {
+      String[] others =
+          java.util.Arrays.stream(kinds)
+              .filter(other -> !other.equals(kind))
+              .map(other -> "dev.floe.command." + other + "..")
+              .toArray(String[]::new);
+      noClasses()
+          .that()
+          .resideInAPackage("dev.floe.command." + kind + "..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(others)
+          .check(floe);
+    }
+  }
+
   @Test
   void onlyStorageTouchesFiles() {
     noClasses()

@@ -3,7 +3,7 @@ package dev.floe.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.floe.planner.spi.PhaseTimes;
+import dev.floe.planner.session.PhaseTimes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

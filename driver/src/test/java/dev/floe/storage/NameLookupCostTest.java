@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.spi.TableNames;
-import dev.floe.planner.spi.TableNames.Part;
+import dev.floe.planner.name.TableNames;
+import dev.floe.planner.name.TableNames.Part;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.floe.jdbc.meta;
 
+import dev.floe.planner.name.TableNames;
 import dev.floe.planner.spi.LakeCatalog;
-import dev.floe.planner.spi.TableNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

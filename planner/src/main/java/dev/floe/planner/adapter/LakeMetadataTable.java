@@ -1,8 +1,8 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.name.TableVersion;
 import dev.floe.planner.scan.MetadataScan;
-import dev.floe.planner.spi.LakeSession;
-import dev.floe.planner.spi.TableVersion;
+import dev.floe.planner.session.LakeSession;
 import dev.floe.planner.type.LakeTypes;
 import java.util.List;
 import org.apache.calcite.plan.Convention;

@@ -2,7 +2,7 @@ package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.scan.MetadataScan;
-import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.session.LakeSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +203,7 @@ public final class LakeSchema extends AbstractSchema {
 
     /**
      * Exact, like {@link #get}: every table name reaching Calcite was resolved by {@link
-     * dev.floe.planner.spi.TableNames} first ({@link SqlNames}), which is where case is ignored.
+     * dev.floe.planner.name.TableNames} first ({@link SqlNames}), which is where case is ignored.
      */
     @Override
     public @Nullable Named<T> getIgnoreCase(String name) {

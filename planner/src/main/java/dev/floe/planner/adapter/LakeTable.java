@@ -1,9 +1,9 @@
 package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.LakeSession;
-import dev.floe.planner.spi.PinnedTable;
-import dev.floe.planner.spi.TableVersion;
+import dev.floe.planner.name.TableVersion;
+import dev.floe.planner.session.LakeSession;
+import dev.floe.planner.session.PinnedTable;
 import dev.floe.planner.type.LakeTypes;
 import java.lang.reflect.Type;
 import java.util.Collection;

@@ -1,8 +1,8 @@
 package dev.floe.planner.adapter;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.ColumnNames;
-import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.name.ColumnNames;
+import dev.floe.planner.name.TableNames;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

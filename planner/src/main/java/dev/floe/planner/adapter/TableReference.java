@@ -1,7 +1,7 @@
 package dev.floe.planner.adapter;
 
+import dev.floe.planner.name.TableVersion;
 import dev.floe.planner.scan.MetadataScan;
-import dev.floe.planner.spi.TableVersion;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**

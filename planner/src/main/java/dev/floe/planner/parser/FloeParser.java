@@ -2,7 +2,7 @@ package dev.floe.planner.parser;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.name.TableNames;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.floe.planner.prepare;
 
-import dev.floe.planner.spi.Cancellation;
+import dev.floe.planner.session.Cancellation;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;

@@ -1,6 +1,6 @@
 package dev.floe.planner.prepare;
 
-import dev.floe.planner.spi.ColumnNames;
+import dev.floe.planner.name.ColumnNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

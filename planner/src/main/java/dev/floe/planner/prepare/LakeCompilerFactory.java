@@ -22,8 +22,10 @@ import org.codehaus.janino.UnitCompiler;
  * class path may hold a hundred jars), and Janino forgets its answers after each compilation. Here
  * the parent Calcite gives is wrapped in a loader that remembers the names its parent does not
  * have; found classes are the parent's own, so the generated code links against exactly the classes
- * it did before. Janino finds this factory through {@link java.util.ServiceLoader} (the driver jar
- * lists it before Janino's own); without it, Calcite uses Janino's factory unchanged.
+ * it did before. Every unit's sort comparators are first pointed at {@link FloatOrder}, so that a
+ * DOUBLE or REAL sort key holding NaN or an infinity sorts instead of failing. Janino finds this
+ * factory through {@link java.util.ServiceLoader} (the driver jar lists it before Janino's own);
+ * without it, Calcite uses Janino's factory unchanged.
  */
 public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFactory {
   private static volatile RememberingLoader last;
@@ -57,7 +59,8 @@ public final class LakeCompilerFactory extends org.codehaus.janino.CompilerFacto
     }
 
     @Override
-    public void cook(Java.AbstractCompilationUnit unit) throws CompileException {
+    public void cook(Java.AbstractCompilationUnit generated) throws CompileException {
+      Java.AbstractCompilationUnit unit = FloatOrder.rewrite(generated);
       if (parent == null) {
         super.cook(unit);
         return;

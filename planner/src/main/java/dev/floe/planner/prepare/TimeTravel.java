@@ -1,7 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.TableVersion;
+import dev.floe.planner.name.TableVersion;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

@@ -1,7 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.NearestName;
+import dev.floe.planner.name.NearestName;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

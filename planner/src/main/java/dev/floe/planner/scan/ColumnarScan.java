@@ -1,7 +1,7 @@
 package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.session.PinnedTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
-import dev.floe.planner.spi.ColumnNames;
+import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.spi.ExternalFiles;
 import dev.floe.planner.type.LakeTypes;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
 import dev.floe.error.FloeException;
+import dev.floe.planner.session.LakeSession;
 import dev.floe.planner.spi.ExternalFiles;
-import dev.floe.planner.spi.LakeSession;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,7 +1,7 @@
 package dev.floe.planner.scan;
 
-import dev.floe.planner.spi.LakeSession;
-import dev.floe.planner.spi.TableVersion;
+import dev.floe.planner.name.TableVersion;
+import dev.floe.planner.session.LakeSession;
 import java.util.List;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;

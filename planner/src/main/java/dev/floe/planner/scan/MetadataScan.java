@@ -1,9 +1,9 @@
 package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.LakeSession;
-import dev.floe.planner.spi.PinnedTable;
-import dev.floe.planner.spi.TableVersion;
+import dev.floe.planner.name.TableVersion;
+import dev.floe.planner.session.LakeSession;
+import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.floe.planner.scan;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.scan.LakeAggregation.Call;
-import dev.floe.planner.spi.PinnedTable;
+import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.floe.planner.scan;
 
-import dev.floe.planner.spi.ScanPlans;
+import dev.floe.planner.session.ScanPlans;
 import java.util.function.Supplier;
 
 /**

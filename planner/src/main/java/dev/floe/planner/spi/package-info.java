@@ -1,6 +1,7 @@
 /**
- * What the planner needs from the layer below it: the catalog of tables under the lake root, the
- * one name resolver over that catalog, tables pinned for a statement or transaction, and the staged
- * change per table. The driver implements these; nothing here depends on Calcite's planner.
+ * What the planner needs from storage, implemented by the driver: the catalog of tables under the
+ * lake root ({@link dev.floe.planner.spi.LakeCatalog}) and the files outside the lake that {@code
+ * read_parquet} and {@code read_csv} may read ({@link dev.floe.planner.spi.ExternalFiles}). Nothing
+ * here depends on another package of the planner.
  */
 package dev.floe.planner.spi;

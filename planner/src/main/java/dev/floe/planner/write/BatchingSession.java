@@ -1,6 +1,6 @@
 package dev.floe.planner.write;
 
-import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.session.LakeSession;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** A session that can hold back the INSERT rows of a PreparedStatement batch. */

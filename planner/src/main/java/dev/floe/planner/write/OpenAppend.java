@@ -1,8 +1,8 @@
 package dev.floe.planner.write;
 
-import dev.floe.planner.spi.LakeSession;
-import dev.floe.planner.spi.PinnedTable;
-import dev.floe.planner.spi.TableChange;
+import dev.floe.planner.session.LakeSession;
+import dev.floe.planner.session.PinnedTable;
+import dev.floe.planner.session.TableChange;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

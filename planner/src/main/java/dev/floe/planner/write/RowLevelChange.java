@@ -1,9 +1,9 @@
 package dev.floe.planner.write;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.spi.Cancellation;
-import dev.floe.planner.spi.PinnedTable;
-import dev.floe.planner.spi.TableChange;
+import dev.floe.planner.session.Cancellation;
+import dev.floe.planner.session.PinnedTable;
+import dev.floe.planner.session.TableChange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

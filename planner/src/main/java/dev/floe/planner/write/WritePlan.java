@@ -1,6 +1,6 @@
 package dev.floe.planner.write;
 
-import dev.floe.planner.spi.LakeSession;
+import dev.floe.planner.session.LakeSession;
 import java.util.List;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.type.RelDataType;

@@ -2,7 +2,7 @@ package dev.floe.planner.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.planner.spi.TableNames;
+import dev.floe.planner.name.TableNames;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -35,11 +35,11 @@ public final class StatementCostBenchmark {
   static {
     try {
       ClassLoader jar = JarDriver.loader();
-      Class<?> times = Class.forName("dev.floe.planner.spi.PhaseTimes", true, jar);
-      PHASES = Class.forName("dev.floe.planner.spi.PhaseTimes$Phase", true, jar);
+      Class<?> times = Class.forName("dev.floe.planner.session.PhaseTimes", true, jar);
+      PHASES = Class.forName("dev.floe.planner.session.PhaseTimes$Phase", true, jar);
       COLLECT = times.getMethod("collect");
       NANOS =
-          Class.forName("dev.floe.planner.spi.PhaseTimes$Recording", true, jar).getMethod("nanos");
+          Class.forName("dev.floe.planner.session.PhaseTimes$Recording", true, jar).getMethod("nanos");
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
