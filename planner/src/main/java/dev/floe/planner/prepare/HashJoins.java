@@ -2,8 +2,8 @@ package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
 import dev.floe.planner.scan.RuntimeFilter;
-import dev.floe.planner.spi.Cancellation;
-import dev.floe.planner.spi.MemoryBudget;
+import dev.floe.planner.session.Cancellation;
+import dev.floe.planner.session.MemoryBudget;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -39,7 +39,8 @@ public final class StatementCostBenchmark {
       PHASES = Class.forName("dev.floe.planner.session.PhaseTimes$Phase", true, jar);
       COLLECT = times.getMethod("collect");
       NANOS =
-          Class.forName("dev.floe.planner.session.PhaseTimes$Recording", true, jar).getMethod("nanos");
+          Class.forName("dev.floe.planner.session.PhaseTimes$Recording", true, jar)
+              .getMethod("nanos");
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }

@@ -1,4 +1,4 @@
-package dev.floe.planner.spi;
+package dev.floe.planner.session;
 
 import dev.floe.error.FloeError;
 import java.util.concurrent.atomic.AtomicLong;
