@@ -308,6 +308,32 @@ class HashJoinTest {
   }
 
   @Test
+  void aSortPastTheMemoryBudgetFailsWith53200AndATopNDoesNot() throws SQLException {
+    try (Connection small =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=16kB")) {
+      assertThatThrownBy(() -> Sql.column(small, "SELECT id FROM probe ORDER BY s, id"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+          .hasMessageContaining("the sort");
+      List<String> lowest =
+          probe.stream().map(ProbeRow::id).sorted().limit(3).map(String::valueOf).toList();
+      assertThat(Sql.column(small, "SELECT id FROM probe ORDER BY id LIMIT 3")).isEqualTo(lowest);
+    }
+  }
+
+  @Test
+  void explainAnalyzeShowsThePeakMemoryTheJoinsHeld() throws SQLException {
+    String report =
+        String.join(
+            "\n",
+            Sql.column(
+                connection,
+                "EXPLAIN ANALYZE SELECT p.id, b.tag FROM probe p JOIN build b ON p.k = b.k"));
+    assertThat(report)
+        .containsPattern("peak memory held by joins and sorts \\(estimated\\): [1-9][0-9]* KiB");
+  }
+
+  @Test
   void aMemoryBudgetThatIsNeitherAShareNorASizeIsRefused() {
     assertThatThrownBy(
             () -> DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=lots").close())

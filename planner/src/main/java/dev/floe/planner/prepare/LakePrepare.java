@@ -428,7 +428,8 @@ public class LakePrepare extends CalcitePrepareImpl {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
       org.apache.calcite.rel.RelNode rel =
           CancelPoint.insert(
-              LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel))));
+              MemoryPoint.insert(
+                  LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel)))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
