@@ -23,7 +23,7 @@ import org.apache.calcite.rel.SingleRel;
  * every full sort, which keeps all its input rows before it gives the first: a sort past the budget
  * fails with 53200 while it reads, before the heap runs out.
  */
-final class MemoryPoint extends SingleRel implements EnumerableRel {
+public final class MemoryPoint extends SingleRel implements EnumerableRel {
   private static final int RESERVE_EVERY = 256;
 
   private MemoryPoint(RelNode input) {
