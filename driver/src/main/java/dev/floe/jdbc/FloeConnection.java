@@ -61,10 +61,10 @@ public final class FloeConnection extends ForwardingConnection {
   private final Properties clientInfo = new Properties();
 
   /** Texts of statements run here that Calcite runs (not Floe's own commands), most recent last. */
-  private final java.util.Map<String, Boolean> calciteTexts =
+  private final java.util.Map<String, StatementKind> calciteTexts =
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, StatementKind> eldest) {
           return size() > dev.floe.planner.session.PlanCache.CAPACITY;
         }
       };
@@ -94,16 +94,16 @@ public final class FloeConnection extends ForwardingConnection {
   }
 
   /**
-   * Whether a statement text is known to be one Calcite runs, so that Floe need not parse it to
-   * tell (the grammar is fixed, so the answer never changes).
+   * The kind of a statement text known to be one Calcite runs, so that Floe need not parse it again
+   * to tell (the grammar is fixed, so the answer never changes); null when not known.
    */
-  synchronized boolean knownCalciteText(String sql) {
-    return calciteTexts.containsKey(sql);
+  synchronized StatementKind knownCalciteText(String sql) {
+    return calciteTexts.get(sql);
   }
 
-  /** Remembers that Calcite runs a statement text. */
-  synchronized void rememberCalciteText(String sql) {
-    calciteTexts.put(sql, Boolean.TRUE);
+  /** Remembers that Calcite runs a statement text, of a kind. */
+  synchronized void rememberCalciteText(String sql, StatementKind kind) {
+    calciteTexts.put(sql, kind);
   }
 
   CalciteConnection calcite() {
@@ -171,15 +171,14 @@ public final class FloeConnection extends ForwardingConnection {
   }
 
   /**
-   * Floe's result sets are forward-only and read-only; asked for another kind, the statement is
-   * made forward-only and read-only and the connection gets a warning, as JDBC prescribes.
+   * Floe's result sets are forward-only or scroll-insensitive, and read-only; asked for another
+   * kind, the statement makes the nearest (scroll-insensitive for scroll-sensitive, read-only for
+   * updatable) and the connection gets a warning, as JDBC prescribes.
    */
   @Override
   public Statement createStatement(int resultSetType, int resultSetConcurrency)
       throws SQLException {
-    checkOpen();
-    downgrade(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
-    return createStatement();
+    return createStatement(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
   }
 
   /** As {@link #createStatement(int, int)}. */
@@ -187,27 +186,28 @@ public final class FloeConnection extends ForwardingConnection {
   public Statement createStatement(
       int resultSetType, int resultSetConcurrency, int resultSetHoldability) throws SQLException {
     checkOpen();
-    downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
-    return createStatement();
+    boolean scroll = downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
+    FloeStatement statement = (FloeStatement) createStatement();
+    return scroll ? statement.scrollInsensitive() : statement;
   }
 
   /** {@inheritDoc} */
   @Override
   public PreparedStatement prepareStatement(String sql) throws SQLException {
     checkOpen();
-    if (PreparedCommand.handles(sql)) {
+    StatementKind.Parsed parsed = PreparedCommand.classify(sql);
+    if (parsed.kind().command()) {
       return track(new PreparedCommand(this, calcite.createStatement(), sql));
     }
-    return track(FloePreparedStatement.prepare(this, sql));
+    return track(FloePreparedStatement.prepare(this, sql, parsed.kind()));
   }
 
   /** As {@link #createStatement(int, int)}. */
   @Override
   public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
       throws SQLException {
-    checkOpen();
-    downgrade(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
-    return prepareStatement(sql);
+    return prepareStatement(
+        sql, resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
   }
 
   /** As {@link #createStatement(int, int)}. */
@@ -216,8 +216,12 @@ public final class FloeConnection extends ForwardingConnection {
       String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
       throws SQLException {
     checkOpen();
-    downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
-    return prepareStatement(sql);
+    boolean scroll = downgrade(resultSetType, resultSetConcurrency, resultSetHoldability);
+    PreparedStatement statement = prepareStatement(sql);
+    if (scroll) {
+      ((FloeStatement) statement).scrollInsensitive();
+    }
+    return statement;
   }
 
   /** A holdability other than ResultSet's two is refused (HY024). */
@@ -250,9 +254,10 @@ public final class FloeConnection extends ForwardingConnection {
 
   /**
    * Refuses a result set type, concurrency or holdability that is none of ResultSet's constants
-   * (HY024); a valid one Floe does not make is downgraded with a warning.
+   * (HY024); a valid one Floe does not make is downgraded with a warning. Whether the statement
+   * makes scroll-insensitive result sets.
    */
-  private void downgrade(int type, int concurrency, int holdability) throws SQLException {
+  private boolean downgrade(int type, int concurrency, int holdability) throws SQLException {
     if (type != ResultSet.TYPE_FORWARD_ONLY
             && type != ResultSet.TYPE_SCROLL_INSENSITIVE
             && type != ResultSet.TYPE_SCROLL_SENSITIVE
@@ -269,13 +274,18 @@ public final class FloeConnection extends ForwardingConnection {
               + holdability,
           "each must be one of ResultSet's constants for it");
     }
-    if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
+    if (type == ResultSet.TYPE_SCROLL_SENSITIVE) {
       warn(
-          "Floe's result sets are forward-only and read-only; the statement makes such result sets");
+          "Floe's result sets do not see changes made after they are read; the statement makes"
+              + " scroll-insensitive result sets");
+    }
+    if (concurrency != ResultSet.CONCUR_READ_ONLY) {
+      warn("Floe's result sets are read-only; the statement makes read-only result sets");
     }
     if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
       warn("Floe's result sets are held over commit; the statement makes such result sets");
     }
+    return type != ResultSet.TYPE_FORWARD_ONLY;
   }
 
   /** Adds a warning to the connection's chain (SQLState 01000). */

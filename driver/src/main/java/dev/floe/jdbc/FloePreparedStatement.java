@@ -50,6 +50,7 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
 
   private PreparedStatement calcite;
   private final String sql;
+  private final StatementKind kind;
   private ParameterMetaData parameters;
   private PlanCache.Entry plan;
   private final FastInsert fast;
@@ -63,11 +64,16 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   private Object[] values;
 
   private FloePreparedStatement(
-      FloeConnection connection, PreparedStatement calcite, String sql, PlanCache.Entry plan)
+      FloeConnection connection,
+      PreparedStatement calcite,
+      String sql,
+      StatementKind kind,
+      PlanCache.Entry plan)
       throws SQLException {
     super(connection, calcite);
     this.calcite = calcite;
     this.sql = sql;
+    this.kind = kind;
     this.plan = plan;
     this.parameters = calcite.getParameterMetaData();
     this.bindings = new Binding[parameters.getParameterCount() + 1];
@@ -80,46 +86,43 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
    * Prepares a statement Calcite runs; a statement Floe runs itself is a {@link PreparedCommand}
    * (the connection tells them apart).
    */
-  static FloePreparedStatement prepare(FloeConnection connection, String sql) throws SQLException {
+  static FloePreparedStatement prepare(FloeConnection connection, String sql, StatementKind kind)
+      throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = connection.session().exclusiveKeepingAppends()) {
       connection.session().beginStatement();
       PreparedStatement prepared = connection.calcite().prepareStatement(sql);
-      return new FloePreparedStatement(connection, prepared, sql, PlanCache.lastUsed());
+      return new FloePreparedStatement(connection, prepared, sql, kind, PlanCache.lastUsed());
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSet executeQuery() throws SQLException {
     checkOpen();
-    StatementKind.refuseUnlessQuery(sql);
+    kind.check(StatementKind.Answer.ROWS, sql);
     if (!execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
     return getResultSet();
   }
 
-  /** {@inheritDoc} */
   @Override
   public int executeUpdate() throws SQLException {
     return (int) executeLargeUpdate();
   }
 
-  /** {@inheritDoc} */
   @Override
   public long executeLargeUpdate() throws SQLException {
     checkOpen();
-    StatementKind.refuseIfQuery(sql);
+    kind.check(StatementKind.Answer.COUNT, sql);
     if (execute()) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
     return Math.max(getLargeUpdateCount(), 0);
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
@@ -187,7 +190,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void addBatch() throws SQLException {
     checkOpen();
@@ -205,7 +207,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     batchValues.add(row);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearBatch() throws SQLException {
     checkOpen();
@@ -214,7 +215,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     unsetInBatch = 0;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int[] executeBatch() throws SQLException {
     long[] counts = executeLargeBatch();
@@ -291,7 +291,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     inOneTransaction(() -> fast.run(session(), rows));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void clearParameters() throws SQLException {
     checkOpen();
@@ -300,7 +299,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     calcite.clearParameters();
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSetMetaData getMetaData() throws SQLException {
     checkOpen();
@@ -308,7 +306,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return meta == null ? null : new FloeResultSetMetaData(floeConnection(), meta);
   }
 
-  /** {@inheritDoc} */
   @Override
   public ParameterMetaData getParameterMetaData() throws SQLException {
     checkOpen();
@@ -508,7 +505,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x) throws SQLException {
     if (x == null) {
@@ -518,7 +514,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDateTime(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTimestamp(int index, Timestamp x, Calendar calendar) throws SQLException {
     if (x == null || calendar == null) {
@@ -533,7 +528,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
         instant);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x) throws SQLException {
     if (x == null) {
@@ -543,13 +537,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, x.toLocalDate().atStartOfDay(), null, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDate(int index, Date x, Calendar calendar) throws SQLException {
     setDate(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x) throws SQLException {
     if (x == null) {
@@ -561,13 +553,11 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     bindDateTime(index, LocalDate.ofEpochDay(0).atTime(time), null, time);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setTime(int index, Time x, Calendar calendar) throws SQLException {
     setTime(index, x);
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x) throws SQLException {
     if (x instanceof LocalDateTime) {
@@ -608,7 +598,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType) throws SQLException {
     if (x == null) {
@@ -618,7 +607,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setObject(int index, Object x, int targetSqlType, int scaleOrLength)
       throws SQLException {
@@ -646,19 +634,16 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     return type.getVendorTypeNumber();
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNull(int index, int sqlType, String typeName) throws SQLException {
     bind(index, null, target -> target.setNull(index, sqlType, typeName));
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBoolean(int index, boolean x) throws SQLException {
     if (!kept(index, x)) {
@@ -666,7 +651,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setByte(int index, byte x) throws SQLException {
     if (!kept(index, x)) {
@@ -674,7 +658,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setShort(int index, short x) throws SQLException {
     if (!kept(index, x)) {
@@ -682,7 +665,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setInt(int index, int x) throws SQLException {
     if (!kept(index, x)) {
@@ -690,7 +672,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setLong(int index, long x) throws SQLException {
     if (!kept(index, x)) {
@@ -698,7 +679,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setFloat(int index, float x) throws SQLException {
     if (!kept(index, x)) {
@@ -706,7 +686,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setDouble(int index, double x) throws SQLException {
     if (!kept(index, x)) {
@@ -714,7 +693,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBigDecimal(int index, java.math.BigDecimal x) throws SQLException {
     if (!kept(index, x)) {
@@ -744,7 +722,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setNString(int index, String x) throws SQLException {
     if (!kept(index, x)) {
@@ -752,7 +729,6 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public void setBytes(int index, byte[] x) throws SQLException {
     byte[] copy = x == null ? null : x.clone();

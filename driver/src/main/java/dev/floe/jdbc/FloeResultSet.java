@@ -76,6 +76,10 @@ final class FloeResultSet extends ForwardingResultSet {
   private final ColumnarScan columnar;
 
   private final ChunkCursor chunkCursor;
+
+  /** The rows of a scroll-insensitive result set, kept as they are read; null: forward-only. */
+  private final ScrollRows scroll;
+
   private final long maxRows;
   private int chunkRow;
   private int chunkRows;
@@ -136,7 +140,7 @@ final class FloeResultSet extends ForwardingResultSet {
       }
     }
     java.util.List<org.apache.calcite.avatica.ColumnMetaData> columns =
-        columnar == null ? null : RowAccessors.columns(calcite);
+        columnar == null && !statement.scrollable() ? null : RowAccessors.columns(calcite);
     if (columnar != null) {
       if (columns == null
           || columns.size() != n
@@ -150,23 +154,52 @@ final class FloeResultSet extends ForwardingResultSet {
       // Avatica's own accessors, over the scan's column batches instead of Calcite's rows.
       this.chunkCursor = new ChunkCursor();
       this.columnar = columnar;
-      java.util.List<Cursor.Accessor> list =
-          chunkCursor.createAccessors(columns, avatica.getLocalCalendar(), avatica);
-      this.accessors = new Cursor.Accessor[n + 1];
-      for (int i = 0; i < n; i++) {
-        accessors[i + 1] = list.get(i);
+      this.accessors = accessors(chunkCursor, columns, avatica);
+      this.scroll = null;
+    } else if (statement.scrollable()) {
+      // Calcite's rows, kept as its accessors hold them and read back through a cursor of Floe's.
+      Cursor.Accessor[] source = RowAccessors.of(calcite, n);
+      if (columns == null || columns.size() != n || !readsRaw(source)) {
+        calcite.close();
+        throw SqlErrors.of(FloeError.INTERNAL, "the rows of a result cannot be kept to scroll");
       }
+      org.apache.calcite.avatica.AvaticaResultSet avatica =
+          (org.apache.calcite.avatica.AvaticaResultSet) calcite;
+      this.chunkCursor = new ChunkCursor();
+      this.columnar = null;
+      this.accessors = accessors(chunkCursor, columns, avatica);
+      this.scroll =
+          new ScrollRows(
+              new ScrollRows.Source() {
+                @Override
+                public boolean next() throws SQLException {
+                  return nextInCalcite();
+                }
+
+                @Override
+                public Object value(int column) throws SQLException {
+                  return RowAccessors.raw(source[column + 1]);
+                }
+              },
+              n,
+              ScrollRows.MAX_ROWS,
+              chunkCursor);
     } else {
       this.chunkCursor = null;
       this.columnar = null;
       this.accessors = RowAccessors.of(calcite, n);
+      this.scroll = null;
+      if (accessors == null) {
+        calcite.close();
+        throw SqlErrors.of(FloeError.INTERNAL, "the columns of a result cannot be read");
+      }
     }
+
     this.maxRows = maxRows;
     this.nestedTypes = new org.apache.calcite.rel.type.RelDataType[n + 1];
     org.apache.calcite.rel.type.RelDataType rowType = RowAccessors.rowType(calcite);
     for (int i = 1; i <= n; i++) {
       if (kinds[i] == Kind.NESTED_TEMPORAL
-          && accessors != null
           && RowAccessors.readsRaw(accessors[i])
           && rowType != null
           && rowType.getFieldCount() == n
@@ -174,6 +207,34 @@ final class FloeResultSet extends ForwardingResultSet {
         nestedTypes[i] = rowType.getFieldList().get(i - 1).getType();
       }
     }
+  }
+
+  /** Avatica's accessors of {@code columns} over a cursor of Floe's, indexed by column. */
+  private static Cursor.Accessor[] accessors(
+      ChunkCursor cursor,
+      java.util.List<org.apache.calcite.avatica.ColumnMetaData> columns,
+      org.apache.calcite.avatica.AvaticaResultSet avatica)
+      throws SQLException {
+    java.util.List<Cursor.Accessor> list =
+        cursor.createAccessors(columns, avatica.getLocalCalendar(), avatica);
+    Cursor.Accessor[] accessors = new Cursor.Accessor[list.size() + 1];
+    for (int i = 0; i < list.size(); i++) {
+      accessors[i + 1] = list.get(i);
+    }
+    return accessors;
+  }
+
+  /** Whether every accessor's run-time value can be read (to keep it). */
+  private static boolean readsRaw(Cursor.Accessor[] accessors) {
+    if (accessors == null) {
+      return false;
+    }
+    for (int i = 1; i < accessors.length; i++) {
+      if (!RowAccessors.readsRaw(accessors[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether a nested type's name (Calcite's or Floe's) names a TIME or TIMESTAMP inside it. */
@@ -192,16 +253,41 @@ final class FloeResultSet extends ForwardingResultSet {
 
   // ---- the current row, through Avatica's accessors ----------------------------------------
 
-  /** The accessor of a column, or null where Floe reads through Calcite's result set. */
+  /**
+   * The accessor of a column: every getter reads the current row through it, whether the row is
+   * Calcite's, a scan's column batch's or one a scroll-insensitive result set keeps.
+   */
   private Cursor.Accessor accessor(int column) throws SQLException {
     kind(column);
-    return accessors == null ? null : accessors[column];
+    if (scroll != null && !scroll.onRow()) {
+      throw SqlErrors.of(FloeError.NO_CURRENT_ROW, column, scroll.where());
+    }
+    return accessors[column];
+  }
+
+  /** A read of one value through a column's accessor. */
+  @FunctionalInterface
+  private interface Read<T> {
+    T from(Cursor.Accessor accessor) throws SQLException;
+  }
+
+  /**
+   * Reads a column of the current row; a failure becomes an SQLException with Floe's state. The
+   * getters a scan's rows are read with most write the same out, without the indirection.
+   */
+  private <T> T read(int column, Read<T> read) throws SQLException {
+    Cursor.Accessor accessor = accessor(column);
+    try {
+      return read.from(accessor);
+    } catch (SQLException | RuntimeException | Error e) {
+      throw SqlErrors.toSql(e);
+    }
   }
 
   private long longAt(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getLong(column) : accessor.getLong();
+      return accessor.getLong();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
@@ -210,7 +296,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private int intAt(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getInt(column) : accessor.getInt();
+      return accessor.getInt();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
@@ -249,7 +335,7 @@ final class FloeResultSet extends ForwardingResultSet {
     }
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getString(column) : accessor.getString();
+      return accessor.getString();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
@@ -263,9 +349,7 @@ final class FloeResultSet extends ForwardingResultSet {
     }
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null
-          ? calcite.getObject(column)
-          : AvaticaSite.get(accessor, types[column], signed[column], utc);
+      return AvaticaSite.get(accessor, types[column], signed[column], utc);
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
@@ -273,106 +357,95 @@ final class FloeResultSet extends ForwardingResultSet {
 
   /** Whether the last value read was NULL; every accessor shares the cursor's flag. */
   private boolean lastWasNull() throws SQLException {
-    return accessors == null || accessors.length < 2 ? calcite.wasNull() : accessors[1].wasNull();
+    return accessors.length >= 2 && accessors[1].wasNull();
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean wasNull() throws SQLException {
     checkOpen();
     return lastWasNull();
   }
 
-  /** {@inheritDoc} */
   @Override
   public long getLong(int column) throws SQLException {
     return longAt(column);
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getInt(int column) throws SQLException {
     return intAt(column);
   }
 
-  /** {@inheritDoc} */
   @Override
   public short getShort(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getShort(column) : accessor.getShort();
+      return accessor.getShort();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public byte getByte(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getByte(column) : accessor.getByte();
+      return accessor.getByte();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean getBoolean(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getBoolean(column) : accessor.getBoolean();
+      return accessor.getBoolean();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public double getDouble(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getDouble(column) : accessor.getDouble();
+      return accessor.getDouble();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public float getFloat(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getFloat(column) : accessor.getFloat();
+      return accessor.getFloat();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public BigDecimal getBigDecimal(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getBigDecimal(column) : accessor.getBigDecimal();
+      return accessor.getBigDecimal();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public byte[] getBytes(int column) throws SQLException {
     Cursor.Accessor accessor = accessor(column);
     try {
-      return accessor == null ? calcite.getBytes(column) : accessor.getBytes();
+      return accessor.getBytes();
     } catch (SQLException | RuntimeException | Error e) {
       throw SqlErrors.toSql(e);
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Array getArray(int column) throws SQLException {
     checkNotNestedTemporal(column);
@@ -384,33 +457,40 @@ final class FloeResultSet extends ForwardingResultSet {
       throw SqlErrors.create(
           FloeError.INVALID_CAST.sqlState(), "Cannot read column " + column + " as an array", null);
     }
-    if (columnar == null) {
-      return super.getArray(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getArray();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getArray);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Array getArray(String label) throws SQLException {
     return getArray(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean next() throws SQLException {
     checkOpen();
     if (columnar != null) {
       return nextInChunk();
     }
+    if (scroll != null) {
+      return scroll.next();
+    }
+    return nextInCalcite();
+  }
+
+  /** The next row of Calcite's cursor. */
+  private boolean nextInCalcite() throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter()) {
       cancellation.check();
-      return calcite.next();
+      // Calcite plans a Statement's limit into the query, but a PreparedStatement is planned
+      // before setMaxRows can be called: its limit holds here.
+      if (maxRows > 0 && rowNumber >= maxRows) {
+        return false;
+      }
+      boolean more = calcite.next();
+      if (more) {
+        rowNumber++;
+      }
+      return more;
     } catch (SQLException | RuntimeException | Error e) {
       throw failed(e);
     }
@@ -496,13 +576,15 @@ final class FloeResultSet extends ForwardingResultSet {
     return calcite;
   }
 
-  /** {@inheritDoc} */
   @Override
   public void close() throws SQLException {
     if (closed) {
       return;
     }
     closed = true;
+    if (scroll != null) {
+      scroll.close();
+    }
     try (ContextLoader ignored = ContextLoader.enter()) {
       calcite.close();
     } finally {
@@ -510,13 +592,11 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isClosed() {
     return closed;
   }
 
-  /** {@inheritDoc} */
   @Override
   public Statement getStatement() throws SQLException {
     checkOpen();
@@ -643,7 +723,6 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public Timestamp getTimestamp(int column) throws SQLException {
     Kind kind = kind(column);
@@ -665,7 +744,6 @@ final class FloeResultSet extends ForwardingResultSet {
     return value == null ? null : temporals.timestamp(value);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Timestamp getTimestamp(int column, Calendar calendar) throws SQLException {
     if (calendar == null || kind(column) == Kind.TIMESTAMP_LTZ) {
@@ -677,7 +755,6 @@ final class FloeResultSet extends ForwardingResultSet {
         : Timestamp.from(value.atZone(calendar.getTimeZone().toZoneId()).toInstant());
   }
 
-  /** {@inheritDoc} */
   @Override
   public Date getDate(int column) throws SQLException {
     if (kind(column) == Kind.DATE) {
@@ -688,7 +765,6 @@ final class FloeResultSet extends ForwardingResultSet {
     return value == null ? null : temporals.date(value);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Date getDate(int column, Calendar calendar) throws SQLException {
     if (calendar == null) {
@@ -701,7 +777,6 @@ final class FloeResultSet extends ForwardingResultSet {
             value.atStartOfDay(calendar.getTimeZone().toZoneId()).toInstant().toEpochMilli());
   }
 
-  /** {@inheritDoc} */
   @Override
   public Time getTime(int column) throws SQLException {
     LocalTime value = localTime(column);
@@ -713,7 +788,6 @@ final class FloeResultSet extends ForwardingResultSet {
     return new Time(time.getTime() + value.getNano() / 1_000_000);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Time getTime(int column, Calendar calendar) throws SQLException {
     if (calendar == null) {
@@ -730,7 +804,6 @@ final class FloeResultSet extends ForwardingResultSet {
                 .toEpochMilli());
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getString(int column) throws SQLException {
     switch (kind(column)) {
@@ -766,7 +839,6 @@ final class FloeResultSet extends ForwardingResultSet {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public Object getObject(int column) throws SQLException {
     switch (kind(column)) {
@@ -872,436 +944,345 @@ final class FloeResultSet extends ForwardingResultSet {
 
   // ---- by column label -------------------------------------------------------------------
 
-  /** {@inheritDoc} */
   @Override
   public Timestamp getTimestamp(String label) throws SQLException {
     return getTimestamp(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public Timestamp getTimestamp(String label, Calendar calendar) throws SQLException {
     return getTimestamp(findColumn(label), calendar);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Date getDate(String label) throws SQLException {
     return getDate(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public Date getDate(String label, Calendar calendar) throws SQLException {
     return getDate(findColumn(label), calendar);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Time getTime(String label) throws SQLException {
     return getTime(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public Time getTime(String label, Calendar calendar) throws SQLException {
     return getTime(findColumn(label), calendar);
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getString(String label) throws SQLException {
     return getString(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public Object getObject(String label) throws SQLException {
     return getObject(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public <T> T getObject(String label, Class<T> type) throws SQLException {
     return getObject(findColumn(label), type);
   }
 
-  // ---- the other getters: Avatica's accessors, over batches or Calcite's rows ---------------
+  // ---- the other getters: the column's accessor, as Avatica reads it -----------------------
 
-  /** {@inheritDoc} */
   @Override
   @SuppressWarnings("deprecation")
   public BigDecimal getBigDecimal(int column, int scale) throws SQLException {
-    if (columnar == null) {
-      return super.getBigDecimal(column, scale);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getBigDecimal(scale);
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, a -> a.getBigDecimal(scale));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.InputStream getAsciiStream(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getAsciiStream(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getAsciiStream();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getAsciiStream);
   }
 
-  /** {@inheritDoc} */
   @Override
   @SuppressWarnings("deprecation")
   public java.io.InputStream getUnicodeStream(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getUnicodeStream(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getUnicodeStream();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getUnicodeStream);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.InputStream getBinaryStream(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getBinaryStream(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getBinaryStream();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getBinaryStream);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.Reader getCharacterStream(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getCharacterStream(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getCharacterStream();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getCharacterStream);
   }
 
-  /** {@inheritDoc} */
   @Override
   public Object getObject(int column, java.util.Map<String, Class<?>> map) throws SQLException {
-    if (columnar == null) {
-      return super.getObject(column, map);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getObject(map);
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, a -> a.getObject(map));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Ref getRef(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getRef(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getRef();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getRef);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Blob getBlob(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getBlob(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getBlob();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getBlob);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Clob getClob(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getClob(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getClob();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getClob);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.net.URL getURL(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getURL(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getURL();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getURL);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.NClob getNClob(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getNClob(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getNClob();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getNClob);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.SQLXML getSQLXML(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getSQLXML(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getSQLXML();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getSQLXML);
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getNString(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getNString(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getNString();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getNString);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.Reader getNCharacterStream(int column) throws SQLException {
-    if (columnar == null) {
-      return super.getNCharacterStream(column);
-    }
-    Cursor.Accessor accessor = accessor(column);
-    try {
-      return accessor.getNCharacterStream();
-    } catch (SQLException | RuntimeException | Error e) {
-      throw SqlErrors.toSql(e);
-    }
+    return read(column, Cursor.Accessor::getNCharacterStream);
   }
 
   // ---- by column label: through the getters by index, so both ways read the same row ------
 
-  /** {@inheritDoc} */
   @Override
   public boolean getBoolean(String label) throws SQLException {
     return getBoolean(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public byte getByte(String label) throws SQLException {
     return getByte(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public short getShort(String label) throws SQLException {
     return getShort(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getInt(String label) throws SQLException {
     return getInt(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public long getLong(String label) throws SQLException {
     return getLong(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public float getFloat(String label) throws SQLException {
     return getFloat(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public double getDouble(String label) throws SQLException {
     return getDouble(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   @SuppressWarnings("deprecation")
   public BigDecimal getBigDecimal(String label, int scale) throws SQLException {
     return getBigDecimal(findColumn(label), scale);
   }
 
-  /** {@inheritDoc} */
   @Override
   public byte[] getBytes(String label) throws SQLException {
     return getBytes(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.InputStream getAsciiStream(String label) throws SQLException {
     return getAsciiStream(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   @SuppressWarnings("deprecation")
   public java.io.InputStream getUnicodeStream(String label) throws SQLException {
     return getUnicodeStream(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.InputStream getBinaryStream(String label) throws SQLException {
     return getBinaryStream(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.Reader getCharacterStream(String label) throws SQLException {
     return getCharacterStream(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public BigDecimal getBigDecimal(String label) throws SQLException {
     return getBigDecimal(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public Object getObject(String label, java.util.Map<String, Class<?>> map) throws SQLException {
     return getObject(findColumn(label), map);
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Ref getRef(String label) throws SQLException {
     return getRef(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Blob getBlob(String label) throws SQLException {
     return getBlob(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.Clob getClob(String label) throws SQLException {
     return getClob(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.net.URL getURL(String label) throws SQLException {
     return getURL(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.RowId getRowId(String label) throws SQLException {
     return getRowId(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.NClob getNClob(String label) throws SQLException {
     return getNClob(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.sql.SQLXML getSQLXML(String label) throws SQLException {
     return getSQLXML(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getNString(String label) throws SQLException {
     return getNString(findColumn(label));
   }
 
-  /** {@inheritDoc} */
   @Override
   public java.io.Reader getNCharacterStream(String label) throws SQLException {
     return getNCharacterStream(findColumn(label));
   }
 
-  // ---- the position, kept here when the rows come from the scan's batches -----------------
+  // ---- the position: Calcite's cursor's, the scan's batches' or the kept rows' -------------
 
-  /** {@inheritDoc} */
   @Override
   public int getRow() throws SQLException {
     checkOpen();
+    if (scroll != null) {
+      return scroll.row();
+    }
     return columnar == null ? super.getRow() : afterLast ? 0 : (int) rowNumber;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isBeforeFirst() throws SQLException {
     checkOpen();
+    if (scroll != null) {
+      return scroll.isBeforeFirst();
+    }
     return columnar == null ? super.isBeforeFirst() : rowNumber == 0;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isAfterLast() throws SQLException {
     checkOpen();
+    if (scroll != null) {
+      return scroll.isAfterLast();
+    }
     return columnar == null ? super.isAfterLast() : afterLast;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isFirst() throws SQLException {
     checkOpen();
+    if (scroll != null) {
+      return scroll.isFirst();
+    }
     return columnar == null ? super.isFirst() : !afterLast && rowNumber == 1;
+  }
+
+  @Override
+  public boolean isLast() throws SQLException {
+    checkOpen();
+    return scroll == null ? super.isLast() : scroll.isLast();
+  }
+
+  @Override
+  public boolean previous() throws SQLException {
+    return scrolling("previous()").previous();
+  }
+
+  @Override
+  public boolean absolute(int row) throws SQLException {
+    return scrolling("absolute(int)").absolute(row);
+  }
+
+  @Override
+  public boolean relative(int rows) throws SQLException {
+    return scrolling("relative(int)").relative(rows);
+  }
+
+  @Override
+  public boolean first() throws SQLException {
+    return scrolling("first()").first();
+  }
+
+  @Override
+  public boolean last() throws SQLException {
+    return scrolling("last()").last();
+  }
+
+  @Override
+  public void beforeFirst() throws SQLException {
+    scrolling("beforeFirst()").beforeFirst();
+  }
+
+  @Override
+  public void afterLast() throws SQLException {
+    scrolling("afterLast()").afterLast();
+  }
+
+  /** The kept rows of a scroll-insensitive result set; a forward-only one refuses to scroll. */
+  private ScrollRows scrolling(String call) throws SQLException {
+    checkOpen();
+    if (scroll == null) {
+      throw SqlErrors.of(
+          FloeError.NOT_SUPPORTED,
+          call
+              + " on a forward-only result set; create the statement with"
+              + " ResultSet.TYPE_SCROLL_INSENSITIVE to move back and forth");
+    }
+    return scroll;
+  }
+
+  @Override
+  public int getType() throws SQLException {
+    checkOpen();
+    return scroll == null ? TYPE_FORWARD_ONLY : TYPE_SCROLL_INSENSITIVE;
   }
 
   /** Calcite's result set behind this one. */

@@ -145,7 +145,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getColumnCount() throws SQLException {
     return types.length - 1;
@@ -171,7 +170,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return type(column).size() != null;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isCurrency(int column) throws SQLException {
     check(column);
@@ -185,7 +183,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return calcite.isNullable(column);
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isSigned(int column) throws SQLException {
     return type(column).radix() != null;
@@ -198,14 +195,12 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return size == null ? MetadataTypes.UNBOUNDED : size;
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getColumnLabel(int column) throws SQLException {
     check(column);
     return calcite.getColumnLabel(column);
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getColumnName(int column) throws SQLException {
     check(column);
@@ -252,13 +247,11 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return "";
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getColumnType(int column) throws SQLException {
     return type(column).jdbcType();
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getColumnTypeName(int column) throws SQLException {
     return type(column).name();
@@ -284,7 +277,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getColumnClassName(int column) throws SQLException {
     check(column);
@@ -296,7 +288,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     }
   }
 
-  /** {@inheritDoc} */
   @Override
   public <T> T unwrap(Class<T> iface) throws SQLException {
     if (iface.isInstance(this)) {
@@ -305,7 +296,6 @@ final class FloeResultSetMetaData implements ResultSetMetaData {
     return calcite.unwrap(iface);
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isWrapperFor(Class<?> iface) throws SQLException {
     return iface.isInstance(this) || calcite.isWrapperFor(iface);

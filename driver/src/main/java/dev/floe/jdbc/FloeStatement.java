@@ -1,7 +1,5 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.ddl.Ddl;
-import dev.floe.command.dml.Etl;
 import dev.floe.command.introspection.ExplainAnalyze;
 import dev.floe.command.introspection.Show;
 import dev.floe.command.procedure.Analyze;
@@ -44,6 +42,7 @@ class FloeStatement extends ForwardingStatement {
   private boolean closed;
   boolean poolable;
   private boolean calciteRows;
+  private boolean scrollable;
   private volatile Cancellation running;
 
   FloeStatement(FloeConnection connection, Statement calcite) {
@@ -59,6 +58,27 @@ class FloeStatement extends ForwardingStatement {
   final FloeStatement withCalciteRows() {
     calciteRows = true;
     return this;
+  }
+
+  /**
+   * Has this statement make scroll-insensitive result sets, which keep their rows as they are read
+   * ({@link ScrollRows}).
+   */
+  final FloeStatement scrollInsensitive() {
+    scrollable = true;
+    return this;
+  }
+
+  /** Whether this statement's result sets are scroll-insensitive. */
+  final boolean scrollable() {
+    return scrollable;
+  }
+
+  /** The type of the result sets this statement makes. */
+  @Override
+  public int getResultSetType() throws SQLException {
+    checkOpen();
+    return scrollable ? ResultSet.TYPE_SCROLL_INSENSITIVE : ResultSet.TYPE_FORWARD_ONLY;
   }
 
   /** Runs this statement's work on another Calcite statement from now on (a new plan). */
@@ -92,8 +112,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
     checkOpen();
-    StatementKind.refuseUnlessQuery(sql);
-    if (!execute(sql)) {
+    if (!cancellable(() -> executeNow(sql, StatementKind.Answer.ROWS))) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns no result set: " + sql);
     }
     return current;
@@ -109,8 +128,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
     checkOpen();
-    StatementKind.refuseIfQuery(sql);
-    if (execute(sql)) {
+    if (cancellable(() -> executeNow(sql, StatementKind.Answer.COUNT))) {
       throw SqlErrors.of(FloeError.VALIDATION, "the statement returns a result set: " + sql);
     }
     return Math.max(updateCount, 0);
@@ -120,7 +138,7 @@ class FloeStatement extends ForwardingStatement {
   @Override
   public boolean execute(String sql) throws SQLException {
     checkOpen();
-    return cancellable(() -> executeNow(sql));
+    return cancellable(() -> executeNow(sql, StatementKind.Answer.EITHER));
   }
 
   /**
@@ -159,61 +177,61 @@ class FloeStatement extends ForwardingStatement {
     return now == null ? Cancellation.NONE : now;
   }
 
-  private boolean executeNow(String sql) throws SQLException {
+  private boolean executeNow(String sql, StatementKind.Answer expected) throws SQLException {
     try (ContextLoader ignored = ContextLoader.enter();
         FloeSession.Exclusive turn = session().exclusive()) {
-      closeCurrent();
       PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.PARSE);
-      boolean known = connection.knownCalciteText(sql);
-      String analyzed;
-      SqlNode node;
+      StatementKind.Parsed parsed;
       try {
-        analyzed = known ? null : ExplainAnalyze.queryOf(sql);
-        node =
-            known || analyzed != null || Etl.handles(sql) || Analyze.handles(sql)
-                ? null
-                : Ddl.parse(sql);
+        StatementKind known = connection.knownCalciteText(sql);
+        parsed =
+            known != null ? new StatementKind.Parsed(sql, null, known) : StatementKind.parse(sql);
       } finally {
         PhaseTimes.restore(before);
       }
-      if (known) {
-        return run(() -> calcite.execute(sql));
-      }
-      if (analyzed != null) {
-        String report = ExplainAnalyze.asQuery(ExplainAnalyze.analyze(connection, analyzed));
-        return run(() -> calcite.execute(report));
-      }
-      if (Etl.handles(sql)) {
-        updateCount = connection.etl().execute(sql);
-        return false;
-      }
-      if (Analyze.handles(sql)) {
-        updateCount = new Analyze(connection.commands()).execute(sql);
-        return false;
-      }
-      if (node instanceof SqlAlterTableExecute || node instanceof SqlAlterTableRef) {
-        return maintain(node);
-      }
-      if (Ddl.isCommand(node)) {
-        if (Ddl.isQuery(node)) {
+      parsed.kind().check(expected, sql);
+      closeCurrent();
+      SqlNode node = parsed.node();
+      switch (parsed.kind()) {
+        case EXPLAIN_ANALYZE:
+          {
+            String report =
+                ExplainAnalyze.asQuery(
+                    ExplainAnalyze.analyze(connection, ExplainAnalyze.queryOf(sql)));
+            return run(() -> calcite.execute(report));
+          }
+        case ROW_WRITE:
+          updateCount = connection.etl().execute(node, sql);
+          return false;
+        case ANALYZE:
+          updateCount = new Analyze(connection.commands()).execute(sql);
+          return false;
+        case PROCEDURE:
+        case REFERENCE:
+          return maintain(node);
+        case SHOW:
           current =
               new FloeResultSet(
                   this, CommandResults.of(connection, Show.query(connection.commands(), node)));
           updateCount = -1;
           return true;
-        }
-        try {
-          updateCount = connection.ddl().execute(node, sql);
-        } catch (StackOverflowError e) {
-          throw SqlErrors.toSql(e);
-        } finally {
-          ddlWarning = connection.ddl().takeWarning();
-        }
-        return false;
-      }
-      connection.rememberCalciteText(sql);
-      try (FloeParser.Offer offered = FloeParser.offerParsed(sql, node)) {
-        return run(() -> calcite.execute(sql));
+        case DDL:
+          try {
+            updateCount = connection.ddl().execute(node, sql);
+          } catch (StackOverflowError e) {
+            throw SqlErrors.toSql(e);
+          } finally {
+            ddlWarning = connection.ddl().takeWarning();
+          }
+          return false;
+        default:
+          if (node == null) {
+            return run(() -> calcite.execute(sql));
+          }
+          connection.rememberCalciteText(sql, parsed.kind());
+          try (FloeParser.Offer offered = FloeParser.offerParsed(sql, node)) {
+            return run(() -> calcite.execute(sql));
+          }
       }
     }
   }
@@ -243,6 +261,7 @@ class FloeStatement extends ForwardingStatement {
       session.beginStatement();
       if (connection.columnarResults()
           && !calciteRows
+          && !scrollable
           && !ScanStats.collecting()
           && RowAccessors.readsColumns()) {
         ColumnarScan.expect(); // a plain scan's result is read from its column batches
@@ -383,7 +402,7 @@ class FloeStatement extends ForwardingStatement {
             String sql = statements.get(i);
             // The one path of Statement.execute, inside the batch's transaction: DDL commits when
             // it runs, as it does in any transaction; the rest commits with the batch.
-            if (executeNow(sql)) {
+            if (executeNow(sql, StatementKind.Answer.EITHER)) {
               closeCurrent();
               throw SqlErrors.of(
                   FloeError.VALIDATION, "a batch statement returned a result set: " + sql);

@@ -1,8 +1,5 @@
 package dev.floe.jdbc;
 
-import dev.floe.command.ddl.Ddl;
-import dev.floe.command.dml.Etl;
-import dev.floe.command.procedure.Analyze;
 import dev.floe.error.FloeError;
 import dev.floe.error.SqlErrors;
 import java.sql.ParameterMetaData;
@@ -33,15 +30,16 @@ final class PreparedCommand extends FloeStatement implements PreparedStatement {
   }
 
   /**
-   * Whether {@code sql} is a statement Floe runs itself rather than one Calcite prepares; such a
-   * statement with a {@code ?} is refused (0A000): commands take no parameters.
+   * Classifies a statement being prepared ({@link StatementKind#parse}); a statement Floe runs
+   * itself rather than one Calcite prepares, with a {@code ?}, is refused (0A000): commands take no
+   * parameters.
    */
-  static boolean handles(String sql) throws SQLException {
-    boolean own = Etl.handles(sql) || Analyze.handles(sql);
-    SqlNode node = own ? null : Ddl.parse(sql);
-    if (!own && !Ddl.isCommand(node)) {
-      return false;
+  static StatementKind.Parsed classify(String sql) throws SQLException {
+    StatementKind.Parsed parsed = StatementKind.parse(sql);
+    if (!parsed.kind().command()) {
+      return parsed;
     }
+    SqlNode node = parsed.node();
     if (node != null ? hasParameter(node) : hasMark(sql)) {
       throw SqlErrors.of(
           FloeError.NOT_SUPPORTED,
@@ -49,7 +47,7 @@ final class PreparedCommand extends FloeStatement implements PreparedStatement {
               + " write the values into the statement's text: "
               + sql);
     }
-    return true;
+    return parsed;
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.floe.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -12,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package layout of ARCHITECTURE.md, checked on the compiled classes of the planner and the
- * driver: no package cycles, dependencies running one way, storage reached only through the
- * catalog.
+ * driver: no package cycles, dependencies running one way (the SPI, the name resolvers and the
+ * session state at the bottom of the planner; the planner below the driver; each kind of command on
+ * its own), storage reached only through the catalog. The examples module checks its own rule.
  */
 class ArchitectureTest {
   private static JavaClasses floe;
@@ -70,18 +73,36 @@ class ArchitectureTest {
         .check(floe);
   }
 
+  /**
+   * The bottom of the planner, each package using no other package of Floe but those named: the SPI
+   * the driver's storage implements, the name resolvers over it, the session state written in both,
+   * and the types.
+   */
   @Test
-  void theSpiAndTypesDependOnNoOtherPlannerPackage() {
+  void theSpiNamesSessionAndTypesStandOnOnlyWhatIsBelowThem() {
+    dependsOnlyOn("dev.floe.planner.spi", "dev.floe.error");
+    dependsOnlyOn("dev.floe.planner.name", "dev.floe.planner.spi", "dev.floe.error");
+    dependsOnlyOn(
+        "dev.floe.planner.session",
+        "dev.floe.planner.name",
+        "dev.floe.planner.spi",
+        "dev.floe.error");
+    dependsOnlyOn("dev.floe.planner.type", "dev.floe.error");
+    dependsOnlyOn("dev.floe.planner.function", "dev.floe.error");
+  }
+
+  /** Classes of {@code layer} use no class of Floe outside it and the {@code allowed} packages. */
+  private static void dependsOnlyOn(String layer, String... allowed) {
+    String[] own = new String[allowed.length + 1];
+    own[0] = layer + "..";
+    for (int i = 0; i < allowed.length; i++) {
+      own[i + 1] = allowed[i] + "..";
+    }
     noClasses()
         .that()
-        .resideInAnyPackage("dev.floe.planner.spi..", "dev.floe.planner.type..")
+        .resideInAPackage(layer + "..")
         .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "dev.floe.planner.adapter..",
-            "dev.floe.planner.scan..",
-            "dev.floe.planner.write..",
-            "dev.floe.planner.prepare..")
+        .dependOnClassesThat(resideInAPackage("dev.floe..").and(not(resideInAnyPackage(own))))
         .check(floe);
   }
 

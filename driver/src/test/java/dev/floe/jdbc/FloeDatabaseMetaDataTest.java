@@ -443,14 +443,15 @@ class FloeDatabaseMetaDataTest {
   }
 
   @Test
-  void savepointsAndScrollingAreNotSupported() throws SQLException {
+  void savepointsAndUpdatableOrScrollSensitiveResultSetsAreNotSupported() throws SQLException {
     assertThat(meta.supportsSavepoints()).isFalse();
     connection.setAutoCommit(false);
     assertThatThrownBy(connection::setSavepoint)
         .isInstanceOf(SQLFeatureNotSupportedException.class)
         .hasFieldOrPropertyWithValue("SQLState", "0A000");
     assertThat(meta.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();
-    assertThat(meta.supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isFalse();
+    assertThat(meta.supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE)).isTrue();
+    assertThat(meta.supportsResultSetType(ResultSet.TYPE_SCROLL_SENSITIVE)).isFalse();
     assertThat(
             meta.supportsResultSetConcurrency(
                 ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE))
@@ -461,12 +462,13 @@ class FloeDatabaseMetaDataTest {
                 ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE);
         ResultSet rs = s.executeQuery("SELECT id FROM orders")) {
       assertThat(connection.getWarnings().getSQLState()).isEqualTo("01000");
-      assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_FORWARD_ONLY);
+      assertThat(connection.getWarnings().getMessage()).contains("read-only");
+      assertThat(s.getResultSetType()).isEqualTo(ResultSet.TYPE_SCROLL_INSENSITIVE);
+      assertThat(rs.getType()).isEqualTo(ResultSet.TYPE_SCROLL_INSENSITIVE);
       assertThat(rs.getConcurrency()).isEqualTo(ResultSet.CONCUR_READ_ONLY);
       rs.next();
-      assertThatThrownBy(rs::previous)
-          .isInstanceOf(SQLFeatureNotSupportedException.class)
-          .hasFieldOrPropertyWithValue("SQLState", "0A000");
+      assertThat(rs.previous()).isFalse();
+      assertThat(rs.isBeforeFirst()).isTrue();
       assertThatThrownBy(() -> rs.updateLong(1, 5))
           .isInstanceOf(SQLFeatureNotSupportedException.class)
           .hasFieldOrPropertyWithValue("SQLState", "0A000");

@@ -108,6 +108,11 @@ public enum FloeError {
   INVALID_CAST("22018", "Cannot cast %s: %s"),
   /** NULL assigned to a required column. */
   NULL_NOT_ALLOWED("23502", "Cannot write NULL into required column %s"),
+  /**
+   * A value read from a scrollable result set whose cursor is before the first or after the last
+   * row.
+   */
+  NO_CURRENT_ROW("24000", "Cannot read column %s: the cursor is %s"),
   /** An operation not allowed in the current transaction state. */
   INVALID_TRANSACTION_STATE("25000", "Cannot %s: %s"),
   /**

@@ -10,7 +10,6 @@ import dev.floe.planner.name.ColumnNames;
 import dev.floe.planner.name.TableNames;
 import dev.floe.planner.parser.FloeParser;
 import dev.floe.planner.parser.ddl.ColumnDef;
-import dev.floe.planner.parser.ddl.FloeStatementNode;
 import dev.floe.planner.parser.ddl.PartitionField;
 import dev.floe.planner.parser.ddl.SqlAlterLakeTable;
 import dev.floe.planner.parser.ddl.SqlAlterTableProperties;
@@ -20,7 +19,7 @@ import dev.floe.planner.parser.ddl.SqlLakeIndex;
 import dev.floe.planner.parser.ddl.SqlTruncateTable;
 import dev.floe.planner.parser.stmt.SqlInsertOverwrite;
 import dev.floe.planner.parser.stmt.SqlMergeInto;
-import dev.floe.planner.parser.stmt.SqlShow;
+import dev.floe.planner.prepare.ColumnLabels;
 import dev.floe.planner.spi.LakeCatalog;
 import dev.floe.planner.type.LakeTypes;
 import dev.floe.planner.write.LakeWrites;
@@ -40,8 +39,6 @@ import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.SqlDescribeSchema;
-import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.iceberg.AppendFiles;
@@ -61,9 +58,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Runs Floe's own statements, parsed by Floe's grammar ({@link FloeParser}): DDL commits at once
  * (CREATE TABLE ... AS SELECT creates and fills the table in one commit, so a failure leaves no
- * table and no folder behind); SHOW and DESCRIBE answer with rows ({@link
- * dev.floe.command.introspection.Show}); statements the grammar knows but Floe does not run yet are
- * refused with 0A000.
+ * table and no folder behind); statements the grammar knows but Floe does not run yet are refused
+ * with 0A000.
  */
 public final class Ddl {
   /**
@@ -79,29 +75,6 @@ public final class Ddl {
 
   public Ddl(CommandContext connection) {
     this.connection = connection;
-  }
-
-  /** Parses one statement with Floe's grammar; a parse error is 42000 with its position. */
-  public static SqlNode parse(String sql) throws SQLException {
-    try {
-      return FloeParser.parse(sql);
-    } catch (RuntimeException e) {
-      throw SqlErrors.toSql(e);
-    }
-  }
-
-  /** Whether Floe runs this parsed statement itself rather than Calcite. */
-  public static boolean isCommand(SqlNode node) {
-    return node instanceof FloeStatementNode
-        || node instanceof SqlDescribeTable
-        || node instanceof SqlDescribeSchema;
-  }
-
-  /** Whether this statement answers with rows (SHOW, DESCRIBE) rather than an update count. */
-  public static boolean isQuery(SqlNode node) {
-    return node instanceof SqlShow
-        || node instanceof SqlDescribeTable
-        || node instanceof SqlDescribeSchema;
   }
 
   private static SQLException notYet(String what) {
@@ -305,7 +278,9 @@ public final class Ddl {
                   + field.getType().getFullTypeString()
                   + " (cast it to a type a table can hold)");
         }
-        columns.add(new Column(field.getName(), type, !field.getType().isNullable(), null));
+        columns.add(
+            new Column(
+                ColumnLabels.of(field.getName()), type, !field.getType().isNullable(), null));
       }
       if (!create.columns.isEmpty()) {
         if (create.columns.size() != columns.size()) {

@@ -30,7 +30,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
@@ -66,30 +65,17 @@ import org.apache.iceberg.util.StructLikeSet;
  * replaces, as seen in the snapshot pinned when the statement started.
  */
 public final class Etl {
-  private static final Pattern HANDLED =
-      Pattern.compile(
-          "^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:TRUNCATE\\b|INSERT\\s+OVERWRITE\\b|MERGE\\b)",
-          Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-
   private final CommandContext connection;
 
   public Etl(CommandContext connection) {
     this.connection = connection;
   }
 
-  /** Whether a statement is one this class runs (a cheap test on its first words). */
-  public static boolean handles(String sql) {
-    return HANDLED.matcher(sql).find();
-  }
-
-  /** Runs one statement; returns its update count. */
-  public long execute(String sql) throws SQLException {
-    SqlNode node;
-    try {
-      node = FloeParser.parse(sql);
-    } catch (RuntimeException e) {
-      throw SqlErrors.toSql(e);
-    }
+  /**
+   * Runs one statement (TRUNCATE TABLE, INSERT OVERWRITE, MERGE INTO) as Floe's parser parsed it;
+   * returns its update count.
+   */
+  public long execute(SqlNode node, String sql) throws SQLException {
     FloeSession session = connection.session();
     boolean succeeded = false;
     try {

@@ -25,7 +25,6 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
 
   // ---- names --------------------------------------------------------------------------
 
-  /** {@inheritDoc} */
   @Override
   public String getIdentifierQuoteString() throws SQLException {
     open();
@@ -39,7 +38,6 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return MetadataPattern.ESCAPE;
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getExtraNameCharacters() throws SQLException {
     open();
@@ -53,21 +51,18 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesMixedCaseIdentifiers() throws SQLException {
     open();
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesUpperCaseIdentifiers() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesLowerCaseIdentifiers() throws SQLException {
     open();
@@ -85,35 +80,30 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesMixedCaseQuotedIdentifiers() throws SQLException {
     open();
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesUpperCaseQuotedIdentifiers() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean storesLowerCaseQuotedIdentifiers() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getSchemaTerm() throws SQLException {
     open();
     return "schema";
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getCatalogTerm() throws SQLException {
     open();
@@ -134,28 +124,24 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSchemasInTableDefinitions() throws SQLException {
     open();
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSchemasInProcedureCalls() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSchemasInIndexDefinitions() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSchemasInPrivilegeDefinitions() throws SQLException {
     open();
@@ -169,28 +155,24 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsCatalogsInTableDefinitions() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsCatalogsInProcedureCalls() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsCatalogsInIndexDefinitions() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsCatalogsInPrivilegeDefinitions() throws SQLException {
     open();
@@ -262,14 +244,12 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsANSI92FullSQL() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsExtendedSQLGrammar() throws SQLException {
     open();
@@ -311,21 +291,18 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean nullsAreSortedLow() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean nullsAreSortedAtStart() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean nullsAreSortedAtEnd() throws SQLException {
     open();
@@ -339,14 +316,12 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsStoredProcedures() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean allProceduresAreCallable() throws SQLException {
     open();
@@ -355,7 +330,6 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
 
   // ---- transactions -----------------------------------------------------------------------
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsTransactions() throws SQLException {
     open();
@@ -377,14 +351,12 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
         || level == Connection.TRANSACTION_SERIALIZABLE;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsDataManipulationTransactionsOnly() throws SQLException {
     open();
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsDataDefinitionAndDataManipulationTransactions() throws SQLException {
     open();
@@ -398,7 +370,6 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean dataDefinitionIgnoredInTransactions() throws SQLException {
     open();
@@ -412,7 +383,6 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSavepoints() throws SQLException {
     open();
@@ -426,14 +396,12 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return true;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsRefCursors() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsSharding() throws SQLException {
     open();
@@ -447,21 +415,18 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return 0;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsGetGeneratedKeys() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsNamedParameters() throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public RowIdLifetime getRowIdLifetime() throws SQLException {
     open();
@@ -470,28 +435,25 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
 
   // ---- result sets ------------------------------------------------------------------------
 
-  /** Forward-only, read-only result sets. */
+  /** Forward-only and scroll-insensitive result sets, read-only. */
   @Override
   public boolean supportsResultSetType(int type) throws SQLException {
     open();
-    return type == ResultSet.TYPE_FORWARD_ONLY;
+    return type == ResultSet.TYPE_FORWARD_ONLY || type == ResultSet.TYPE_SCROLL_INSENSITIVE;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsResultSetConcurrency(int type, int concurrency) throws SQLException {
     open();
-    return type == ResultSet.TYPE_FORWARD_ONLY && concurrency == ResultSet.CONCUR_READ_ONLY;
+    return supportsResultSetType(type) && concurrency == ResultSet.CONCUR_READ_ONLY;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean supportsResultSetHoldability(int holdability) throws SQLException {
     open();
     return holdability == ResultSet.HOLD_CURSORS_OVER_COMMIT;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getResultSetHoldability() throws SQLException {
     open();
@@ -505,14 +467,12 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean ownDeletesAreVisible(int type) throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean ownInsertsAreVisible(int type) throws SQLException {
     open();
@@ -526,35 +486,30 @@ abstract class DialectMetaData extends ForwardingDatabaseMetaData {
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean othersDeletesAreVisible(int type) throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean othersInsertsAreVisible(int type) throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean updatesAreDetected(int type) throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean deletesAreDetected(int type) throws SQLException {
     open();
     return false;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean insertsAreDetected(int type) throws SQLException {
     open();

@@ -61,7 +61,6 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return catalog.schemas(null, null);
   }
 
-  /** {@inheritDoc} */
   @Override
   public ResultSet getSchemas(String catalogName, String schemaPattern) throws SQLException {
     return catalog.schemas(catalogName, schemaPattern);
@@ -277,7 +276,6 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
 
   // ---- what Floe is -----------------------------------------------------------------------
 
-  /** {@inheritDoc} */
   @Override
   public Connection getConnection() {
     return connection.connection();
@@ -310,68 +308,58 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return "";
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getDatabaseProductName() throws SQLException {
     open();
     return "Floe";
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getDatabaseProductVersion() throws SQLException {
     open();
     return DriverInfo.MAJOR_VERSION + "." + DriverInfo.MINOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getDriverName() throws SQLException {
     open();
     return "Floe JDBC driver";
   }
 
-  /** {@inheritDoc} */
   @Override
   public String getDriverVersion() throws SQLException {
     open();
     return DriverInfo.MAJOR_VERSION + "." + DriverInfo.MINOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getDriverMajorVersion() {
     return DriverInfo.MAJOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getDriverMinorVersion() {
     return DriverInfo.MINOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getDatabaseMajorVersion() throws SQLException {
     open();
     return DriverInfo.MAJOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getDatabaseMinorVersion() throws SQLException {
     open();
     return DriverInfo.MINOR_VERSION;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getJDBCMajorVersion() throws SQLException {
     open();
     return 4;
   }
 
-  /** {@inheritDoc} */
   @Override
   public int getJDBCMinorVersion() throws SQLException {
     open();
@@ -385,7 +373,6 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return DatabaseMetaData.sqlStateSQL;
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean isReadOnly() throws SQLException {
     return connection.isReadOnly();
@@ -398,7 +385,6 @@ public final class FloeDatabaseMetaData extends DialectMetaData {
     return !connection.location().isS3();
   }
 
-  /** {@inheritDoc} */
   @Override
   public boolean usesLocalFilePerTable() throws SQLException {
     open();

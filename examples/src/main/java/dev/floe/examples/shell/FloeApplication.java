@@ -2,8 +2,12 @@ package dev.floe.examples.shell;
 
 import dev.floe.FloeDriver;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import sqlline.Application;
+import sqlline.FloeTableOutputFormat;
+import sqlline.OutputFormat;
 import sqlline.SqlLine;
 import sqlline.SqlLineOpts;
 
@@ -27,6 +31,14 @@ public class FloeApplication extends Application {
   @Override
   public SqlLineOpts getOpts(SqlLine sqlLine) {
     return sqlLine.getOpts();
+  }
+
+  /** sqlline's formats, with a table format that prints every value whole. */
+  @Override
+  public Map<String, OutputFormat> getOutputFormats(SqlLine sqlLine) {
+    Map<String, OutputFormat> formats = new HashMap<>(super.getOutputFormats(sqlLine));
+    formats.put("table", new FloeTableOutputFormat(sqlLine));
+    return formats;
   }
 
   @Override

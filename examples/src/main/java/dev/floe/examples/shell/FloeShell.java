@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import sqlline.BuiltInProperty;
 import sqlline.SqlLine;
+import sqlline.SqlLineOpts;
 
 /**
  * The {@code floe} shell: sqlline on a Floe lake.
@@ -43,9 +44,14 @@ public final class FloeShell {
 
   /**
    * NULL shows as {@code NULL} in every column: sqlline's default prints nothing for a NULL string
-   * and {@code null} for a NULL number. A later {@code --nullValue=...} overrides it.
+   * and {@code null} for a NULL number. {@code --nullValue=...} overrides it.
    */
-  private static final String NULLS = "--nullValue=NULL";
+  private static final String NULLS = "NULL";
+
+  /**
+   * CSV quotes values with {@code "} as RFC 4180 does, where sqlline's default quote is {@code '}.
+   */
+  private static final String CSV_QUOTE = "\"";
 
   /** sqlline's one-dash options, each of which takes a value. */
   private static final java.util.Set<String> SQLLINE_OPTIONS =
@@ -119,17 +125,18 @@ public final class FloeShell {
         }
       }
       if (in == null && System.console() != null && !arguments.batch()) {
-        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS, NULLS));
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
         sqlline.add("-ac");
         sqlline.add(FloeApplication.class.getName());
         sqlline.addAll(arguments.sqlline());
-        return sqlline(sqlline, null, true, out, err); // a person at a terminal
+        return sqlline(
+            sqlline, arguments.emptied(), null, true, out, err); // a person at a terminal
       }
       // -e, -f, or statements from a pipe or a file, which run as a script. The run fails if any
       // statement failed (sqlline alone reports only the last -e statement's outcome).
       Path piped = null;
       try {
-        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS, NULLS));
+        List<String> sqlline = new ArrayList<>(List.of("-u", url, NO_CREDENTIALS));
         sqlline.add("-ac");
         sqlline.add(FloeApplication.Batch.class.getName());
         sqlline.add("--maxWidth=10000"); // no terminal to fit: never cut a row
@@ -142,7 +149,8 @@ public final class FloeShell {
           sqlline.add("-f");
           sqlline.add(piped.toString());
         }
-        int status = sqlline(sqlline, InputStream.nullInputStream(), false, out, err);
+        int status =
+            sqlline(sqlline, arguments.emptied(), InputStream.nullInputStream(), false, out, err);
         return status == 0 && driver.failures() > 0 ? 2 : status;
       } finally {
         if (piped != null) {
@@ -184,12 +192,12 @@ public final class FloeShell {
               "-u",
               url,
               NO_CREDENTIALS,
-              NULLS,
               "-ac",
               FloeApplication.Batch.class.getName(),
               "--maxWidth=10000",
               "-f",
               script.toString()),
+          List.of(),
           InputStream.nullInputStream(),
           false,
           out,
@@ -199,13 +207,30 @@ public final class FloeShell {
     }
   }
 
-  /** Runs sqlline; {@code in} null means the terminal, with line editing and history. */
+  /**
+   * Runs sqlline; {@code in} null means the terminal, with line editing and history. Floe's
+   * defaults (NULL, CSV's quote) are set first, then the options given empty ({@code --nullValue=},
+   * which sqlline's command line refuses), then sqlline reads {@code args}.
+   */
   private static int sqlline(
-      List<String> args, InputStream in, boolean saveHistory, PrintStream out, PrintStream err)
+      List<String> args,
+      List<String> emptied,
+      InputStream in,
+      boolean saveHistory,
+      PrintStream out,
+      PrintStream err)
       throws IOException {
     SqlLine sqlLine = new SqlLine();
     sqlLine.setOutputStream(out);
     sqlLine.setErrorStream(err);
+    SqlLineOpts opts = sqlLine.getOpts();
+    opts.set(BuiltInProperty.NULL_VALUE, NULLS);
+    opts.setCsvQuoteCharacter(CSV_QUOTE);
+    for (String name : emptied) {
+      if (!opts.setEmptyValue(name, false)) {
+        return 1; // sqlline said which options cannot be empty
+      }
+    }
     String[] argv = args.toArray(String[]::new);
     if (in == null) {
       return sqlLine.begin(argv, null, saveHistory).ordinal();
@@ -230,13 +255,19 @@ public final class FloeShell {
    * neither Floe nor sqlline knows (null when there is none).
    */
   record Arguments(
-      String location, boolean batch, boolean help, List<String> sqlline, String unknown) {
+      String location,
+      boolean batch,
+      boolean help,
+      List<String> sqlline,
+      List<String> emptied,
+      String unknown) {
     static Arguments parse(String[] args) {
       String location = null;
       boolean batch = false;
       boolean help = false;
       String unknown = null;
       List<String> sqlline = new ArrayList<>();
+      List<String> emptied = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
         if (arg.equals("-h") || arg.equals("--help")) {
@@ -249,7 +280,11 @@ public final class FloeShell {
           if (!isSqllineProperty(arg) && unknown == null) {
             unknown = arg;
           }
-          sqlline.add(arg);
+          if (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1) {
+            emptied.add(arg.substring(2, arg.length() - 1)); // sqlline's command line refuses it
+          } else {
+            sqlline.add(arg);
+          }
         } else if (arg.startsWith("-")) {
           if ((!SQLLINE_OPTIONS.contains(arg) || i + 1 >= args.length) && unknown == null) {
             unknown = arg;
@@ -264,7 +299,8 @@ public final class FloeShell {
           help = true; // two locations
         }
       }
-      return new Arguments(location, batch, help, List.copyOf(sqlline), unknown);
+      return new Arguments(
+          location, batch, help, List.copyOf(sqlline), List.copyOf(emptied), unknown);
     }
 
     /** Whether {@code --name[=value]} or {@code --no-name} names one of sqlline's properties. */

@@ -293,6 +293,64 @@ class FloeShellTest {
   }
 
   @Test
+  void explainAndShowCreateTablePrintWholeWhateverTheWidth() throws Exception {
+    shell(
+        lake.toString(),
+        "-e",
+        "CREATE TABLE t (id BIGINT NOT NULL, d DATE) PARTITIONED BY (month(d))");
+
+    Run run =
+        shell(
+            lake.toString(),
+            "--maxWidth=30",
+            "-e",
+            "SHOW CREATE TABLE t",
+            "-e",
+            "EXPLAIN PLAN FOR SELECT id FROM t WHERE id > 1 ORDER BY id");
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.out)
+        .contains("| CREATE TABLE \"t\" (")
+        .containsPattern("\\| PARTITIONED BY \\(month\\(\"d\"\\)\\) +\\|")
+        .containsPattern("\\|   'write.update.mode' = 'merge-on-read' +\\|")
+        .containsPattern("\\| \\) +\\|")
+        .containsPattern("\\| EnumerableSort\\(.*\\) +\\|")
+        .containsPattern("\\|   LakeTableScan\\(.*filter=\\[id > 1\\]\\) +\\|");
+    for (String line : run.out.split("\n")) {
+      if (line.startsWith("|")) {
+        assertThat(line).as("every line of a cell inside its box").endsWith(" |");
+      }
+    }
+  }
+
+  @Test
+  void csvQuotesWithDoubleQuotesAsRfc4180Does() throws Exception {
+    Run run =
+        shell(
+            lake.toString(),
+            "--outputFormat=csv",
+            "-e",
+            "SELECT 1 AS a, 'x,y' AS c, 'q\"r' AS d, 'it''s' AS e");
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.out)
+        .contains("\"a\",\"c\",\"d\",\"e\"")
+        .contains("\"1\",\"x,y\",\"q\"\"r\",\"it's\"");
+  }
+
+  @Test
+  void anEmptyOptionValueIsTakenAsEmpty() throws Exception {
+    Run run =
+        shell(lake.toString(), "--nullValue=", "-e", "SELECT CAST(NULL AS INTEGER) AS n, 'a' AS s");
+
+    assertThat(run.status).as(run.err).isZero();
+    assertThat(run.out).containsPattern("\\| +\\| a \\|").doesNotContain("NULL");
+    assertThat(run.err).doesNotContain("Usage");
+    Run refused = shell(lake.toString(), "--maxWidth=", "-e", "SELECT 1");
+    assertThat(refused.status).isEqualTo(1);
+  }
+
+  @Test
   void aMissingFolderSaysHowToCreateIt() throws Exception {
     Path missing = temp.resolve("new lake");
 
@@ -336,6 +394,8 @@ class FloeShellTest {
     assertThat(arguments.help()).isFalse();
     assertThat(arguments.sqlline())
         .containsExactly("-e", "SELECT 1", "--outputFormat=csv", "-f", "x.sql", "-n", "me");
+    assertThat(FloeShell.Arguments.parse(new String[] {"--nullValue=", "-e", "x"}).emptied())
+        .containsExactly("nullValue");
     assertThat(FloeShell.Arguments.parse(new String[0]).location()).isNull();
     assertThat(FloeShell.Arguments.parse(new String[] {"a", "b"}).help()).isTrue();
   }

@@ -22,7 +22,7 @@ final class ExactExecutor implements RexExecutor {
   public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
     List<RexNode> foldable = new ArrayList<>();
     for (RexNode e : constExps) {
-      if (!TemporalAligner.mentionsFine(e)) {
+      if (!TemporalArithmetic.mentionsFine(e)) {
         foldable.add(e);
       }
     }
@@ -32,7 +32,7 @@ final class ExactExecutor implements RexExecutor {
     }
     int next = 0;
     for (RexNode e : constExps) {
-      reducedValues.add(TemporalAligner.mentionsFine(e) ? e : folded.get(next++));
+      reducedValues.add(TemporalArithmetic.mentionsFine(e) ? e : folded.get(next++));
     }
   }
 }

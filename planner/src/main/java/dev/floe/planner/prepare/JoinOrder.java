@@ -91,7 +91,7 @@ final class JoinOrder {
   }
 
   private static RelNode run(HepProgram program, RelNode rel, RelOptPlanner planner) {
-    HepPlanner hep = new HepPlanner(program, planner.getContext());
+    HepPlanner hep = new LakePrepare.CancellableHepPlanner(program, planner.getContext());
     hep.setExecutor(planner.getExecutor());
     hep.setRoot(rel);
     return hep.findBestExp();

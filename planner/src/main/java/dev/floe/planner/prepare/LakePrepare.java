@@ -9,6 +9,7 @@ import dev.floe.planner.function.FloeFunctions;
 import dev.floe.planner.function.FunctionRewrites;
 import dev.floe.planner.name.TableNames;
 import dev.floe.planner.parser.FloeParser;
+import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.LakeSession;
 import dev.floe.planner.session.PhaseTimes;
 import dev.floe.planner.session.PlanCache;
@@ -112,6 +113,7 @@ public class LakePrepare extends CalcitePrepareImpl {
   public <T> CalciteSignature<T> prepareSql(
       Context context, Query<T> query, Type elementType, long maxRowCount) {
     PhaseTimes.Phase before = PhaseTimes.enter(PhaseTimes.Phase.PARSE);
+    Cancellation.current().check();
     PlanCache.used(null);
     try {
       LakeSession session = query.sql == null ? null : lakeSession(context.getRootSchema());
@@ -171,6 +173,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       Context context, Query<T> query, Type elementType, long maxRowCount) {
     CalciteSignature<T> signature = super.prepareSql(context, query, elementType, maxRowCount);
     readableTimes(signature.columns);
+    ColumnLabels.relabel(signature.columns);
     return signature;
   }
 
@@ -241,6 +244,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       Type elementType,
       CalciteCatalogReader catalogReader,
       RelOptPlanner planner) {
+    Cancellation.current().check(); // the planner's rules are made on a first statement
     JavaTypeFactory typeFactory = context.getTypeFactory();
     EnumerableRel.Prefer prefer =
         elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
@@ -279,12 +283,43 @@ public class LakePrepare extends CalcitePrepareImpl {
     return planner;
   }
 
+  /**
+   * A Hep planner that stops when the statement is cancelled or its timeout elapses (57014): it
+   * checks before each rule it applies.
+   */
+  static final class CancellableHepPlanner extends HepPlanner {
+    CancellableHepPlanner(HepProgram program, org.apache.calcite.plan.@Nullable Context context) {
+      super(program, context);
+    }
+
+    CancellableHepPlanner(
+        HepProgram program,
+        org.apache.calcite.plan.@Nullable Context context,
+        boolean noDag,
+        org.apache.calcite.plan.RelOptCostFactory costFactory) {
+      super(program, context, noDag, null, costFactory);
+    }
+
+    @Override
+    public void checkCancel() {
+      Cancellation.current().check();
+      super.checkCancel();
+    }
+  }
+
   /** A Volcano planner whose constant folding is always {@link ExactExecutor}. */
   static final class ExactPlanner extends VolcanoPlanner {
     ExactPlanner(
         org.apache.calcite.plan.RelOptCostFactory costFactory,
         org.apache.calcite.plan.Context externalContext) {
       super(costFactory, externalContext);
+    }
+
+    /** Stops planning when the statement is cancelled or its timeout elapses (57014). */
+    @Override
+    public void checkCancel() {
+      Cancellation.current().check();
+      super.checkCancel();
     }
 
     @Override
@@ -334,6 +369,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     protected SqlValidator createSqlValidator(
         Prepare.CatalogReader reader, UnaryOperator<SqlValidator.Config> configTransform) {
       PhaseTimes.enter(PhaseTimes.Phase.VALIDATE);
+      Cancellation.current().check();
       return super.createSqlValidator(
           reader == calciteReader ? catalogReader : reader,
           config -> {
@@ -367,6 +403,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         List<Materialization> materializations,
         List<org.apache.calcite.jdbc.CalciteSchema.LatticeEntry> lattices) {
       PhaseTimes.enter(PhaseTimes.Phase.OPTIMIZE);
+      Cancellation.current().check();
       HepProgram program =
           HepProgram.builder()
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
@@ -386,7 +423,7 @@ public class LakePrepare extends CalcitePrepareImpl {
                       LakeRules.AGGREGATE_SCAN,
                       LakeRules.AGGREGATE_PROJECT_SCAN))
               .build();
-      HepPlanner hep = new HepPlanner(program);
+      HepPlanner hep = new CancellableHepPlanner(program, null);
       hep.setRoot(root.rel);
       try {
         return super.optimize(root.withRel(hep.findBestExp()), materializations, lattices);
@@ -426,6 +463,7 @@ public class LakePrepare extends CalcitePrepareImpl {
     @Override
     protected PreparedResult implement(RelRoot root) {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
+      Cancellation.current().check();
       org.apache.calcite.rel.RelNode rel =
           CancelPoint.insert(
               MemoryPoint.insert(
@@ -442,7 +480,9 @@ public class LakePrepare extends CalcitePrepareImpl {
         }
       }
       try {
-        return GuardedPlan.of(super.implement(root.withRel(rel)));
+        PreparedResult compiled = GuardedPlan.of(super.implement(root.withRel(rel)));
+        Cancellation.current().check(); // compiling the generated code may take seconds
+        return compiled;
       } catch (RuntimeException e) {
         // Code generation fails on an aggregate Calcite's runtime cannot compute over a window.
         UnsupportedAggregates.check(rel, e);
@@ -525,6 +565,7 @@ public class LakePrepare extends CalcitePrepareImpl {
         org.apache.calcite.sql.SqlSyntax syntax,
         List<org.apache.calcite.sql.SqlOperator> operatorList,
         org.apache.calcite.sql.validate.SqlNameMatcher nameMatcher) {
+      Cancellation.current().check(); // the validator asks for every name it meets
       FloeFunctions.table()
           .lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
       functions.lookupOperatorOverloads(opName, category, syntax, operatorList, nameMatcher);
@@ -561,6 +602,7 @@ public class LakePrepare extends CalcitePrepareImpl {
      */
     @Override
     public Prepare.@Nullable PreparingTable getTable(List<String> names) {
+      Cancellation.current().check(); // a table's first lookup reads its metadata
       Prepare.PreparingTable table = super.getTable(names);
       if (table != null) {
         LakeTable lake = table.unwrap(LakeTable.class);

@@ -157,7 +157,8 @@ final class StandardProgram implements Program {
       RelNode rel,
       List<RelOptMaterialization> materializations,
       List<RelOptLattice> lattices) {
-    HepPlanner hepPlanner = new HepPlanner(program, null, true, null, RelOptCostImpl.FACTORY);
+    HepPlanner hepPlanner =
+        new LakePrepare.CancellableHepPlanner(program, null, true, RelOptCostImpl.FACTORY);
     List<RelMetadataProvider> providers = new ArrayList<>(List.of(metadata));
     hepPlanner.registerMetadataProviders(providers);
     for (RelOptMaterialization materialization : materializations) {

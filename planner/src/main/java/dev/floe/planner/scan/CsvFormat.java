@@ -45,7 +45,31 @@ import org.apache.iceberg.types.Types;
 public final class CsvFormat {
   /** The options read_csv takes, for messages. */
   static final List<String> OPTIONS =
-      List.of("header", "delimiter", "quote", "escape_char", "columns", "sample_size", "skip_rows");
+      List.of(
+          "header",
+          "delimiter",
+          "quote",
+          "escape_char",
+          "columns",
+          "sample_size",
+          "skip_rows",
+          "ignore_errors",
+          "rejects");
+
+  /**
+   * The columns of {@code read_csv(..., rejects => true)}: one row for each value that does not fit
+   * its column, or for each line with another number of values than the columns (column and value
+   * NULL), with the SQLState and the message reading it without {@code ignore_errors} would fail
+   * with (docs/etl.md, "Loading files").
+   */
+  static final Schema REJECTS =
+      new Schema(
+          Types.NestedField.optional(1, "file_name", Types.StringType.get()),
+          Types.NestedField.optional(2, "line", Types.LongType.get()),
+          Types.NestedField.optional(3, "column_name", Types.StringType.get()),
+          Types.NestedField.optional(4, "csv_value", Types.StringType.get()),
+          Types.NestedField.optional(5, "sql_state", Types.StringType.get()),
+          Types.NestedField.optional(6, "error_message", Types.StringType.get()));
 
   private static final CsvMapper MAPPER = new CsvMapper();
 
@@ -84,6 +108,8 @@ public final class CsvFormat {
   private final Schema columns;
   private final int sampleSize;
   private final int skip;
+  private final boolean ignoreErrors;
+  private final boolean rejects;
 
   private CsvFormat(
       boolean header,
@@ -92,7 +118,9 @@ public final class CsvFormat {
       int escape,
       Schema columns,
       int sampleSize,
-      int skip) {
+      int skip,
+      boolean ignoreErrors,
+      boolean rejects) {
     this.header = header;
     this.delimiter = delimiter;
     this.quote = quote;
@@ -100,6 +128,8 @@ public final class CsvFormat {
     this.columns = columns;
     this.sampleSize = sampleSize;
     this.skip = skip;
+    this.ignoreErrors = ignoreErrors;
+    this.rejects = rejects;
   }
 
   /** The format the options of a call describe. */
@@ -111,6 +141,8 @@ public final class CsvFormat {
     Schema columns = null;
     int sampleSize = 10_000;
     int skip = 0;
+    boolean ignoreErrors = false;
+    boolean rejects = false;
     for (Map.Entry<String, Object> option : options.entrySet()) {
       String name = option.getKey();
       Object value = option.getValue();
@@ -122,6 +154,8 @@ public final class CsvFormat {
         case "columns" -> columns = columns(string(name, value));
         case "sample_size" -> sampleSize = count(name, value, 1);
         case "skip", "skip_rows" -> skip = count(name, value, 0);
+        case "ignore_errors" -> ignoreErrors = bool(name, value);
+        case "rejects" -> rejects = bool(name, value);
         default ->
             throw FloeError.VALIDATION.error(
                 "read_csv has no option "
@@ -130,7 +164,8 @@ public final class CsvFormat {
                     + String.join(", ", OPTIONS));
       }
     }
-    return new CsvFormat(header, delimiter, quote, escape, columns, sampleSize, skip);
+    return new CsvFormat(
+        header, delimiter, quote, escape, columns, sampleSize, skip, ignoreErrors, rejects);
   }
 
   private static boolean bool(String name, Object value) {
@@ -256,6 +291,14 @@ public final class CsvFormat {
           Types.TimestampType.withoutZone(),
           Types.StringType.get());
 
+  /**
+   * The columns a call answers: those of the files, or {@link #REJECTS} when it lists the values
+   * that do not fit.
+   */
+  Schema output(Schema read) {
+    return rejects ? REJECTS : read;
+  }
+
   /** The columns of the files: the column list, else the first file's header and sample. */
   Schema schema(ExternalFiles files, String location) {
     if (columns != null) {
@@ -362,6 +405,7 @@ public final class CsvFormat {
     private final MappingIterator<String[]> lines;
     private final java.io.Reader text;
     private final Types.NestedField[] fields;
+    private final java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
 
     Rows(String location, MappingIterator<String[]> lines, java.io.Reader text, Schema schema) {
       this.location = location;
@@ -370,32 +414,68 @@ public final class CsvFormat {
       this.fields = schema.columns().toArray(new Types.NestedField[0]);
     }
 
-    /** The next row, or null at the end. */
+    /**
+     * The next row, or null at the end: a row of the file's values, or with {@code rejects} a row
+     * of {@link #REJECTS}. With {@code ignore_errors} a line whose values do not fit is skipped.
+     */
     Object[] next() {
-      String[] line;
-      long lineNumber;
-      try {
-        if (!lines.hasNextValue()) {
-          return null;
+      while (true) {
+        if (!pending.isEmpty()) {
+          return pending.poll();
         }
-        lineNumber = lines.getCurrentLocation().getLineNr();
-        line = lines.nextValue();
-      } catch (IOException | RuntimeException e) {
-        throw failure(e, location, lines.getCurrentLocation().getLineNr());
+        String[] line;
+        long lineNumber;
+        try {
+          if (!lines.hasNextValue()) {
+            return null;
+          }
+          lineNumber = lines.getCurrentLocation().getLineNr();
+          line = lines.nextValue();
+        } catch (IOException | RuntimeException e) {
+          throw failure(e, location, lines.getCurrentLocation().getLineNr());
+        }
+        if (line.length == 1 && line[0].isEmpty() && fields.length > 1) {
+          continue; // an empty line
+        }
+        if (line.length != fields.length) {
+          FloeException wrong =
+              FloeError.INVALID_CAST.error(
+                  "line " + lineNumber + " of " + location,
+                  "it has " + line.length + " values, and the file " + fields.length + " columns");
+          if (rejects) {
+            return reject(lineNumber, null, null, wrong);
+          }
+          if (ignoreErrors) {
+            continue;
+          }
+          throw wrong;
+        }
+        Object[] row = new Object[fields.length];
+        boolean fits = true;
+        for (int i = 0; i < fields.length; i++) {
+          try {
+            row[i] = value(line[i], fields[i], lineNumber);
+          } catch (FloeException e) {
+            if (!rejects && !ignoreErrors) {
+              throw e;
+            }
+            fits = false;
+            if (!rejects) {
+              break;
+            }
+            pending.add(reject(lineNumber, fields[i].name(), line[i], e));
+          }
+        }
+        if (fits && !rejects) {
+          return row;
+        }
       }
-      if (line.length == 1 && line[0].isEmpty() && fields.length > 1) {
-        return next(); // an empty line
-      }
-      if (line.length != fields.length) {
-        throw FloeError.INVALID_CAST.error(
-            "line " + lineNumber + " of " + location,
-            "it has " + line.length + " values, and the file " + fields.length + " columns");
-      }
-      Object[] row = new Object[fields.length];
-      for (int i = 0; i < fields.length; i++) {
-        row[i] = value(line[i], fields[i], lineNumber);
-      }
-      return row;
+    }
+
+    private Object[] reject(long line, String column, String text, FloeException e) {
+      return new Object[] {
+        location, line, column, text, e.sqlState(), String.valueOf(e.getMessage())
+      };
     }
 
     private Object value(String text, Types.NestedField field, long line) {

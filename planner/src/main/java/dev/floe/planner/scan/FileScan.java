@@ -68,7 +68,12 @@ public final class FileScan {
    * the statement was planned.
    */
   public record Spec(
-      LakeSession session, Kind kind, String pattern, CsvFormat csv, Schema schema) {}
+      LakeSession session, Kind kind, String pattern, CsvFormat csv, Schema schema, Schema read) {
+    /** A call whose columns are those of its files. */
+    Spec(LakeSession session, Kind kind, String pattern, CsvFormat csv, Schema schema) {
+      this(session, kind, pattern, csv, schema, schema);
+    }
+  }
 
   private FileScan() {}
 
@@ -90,7 +95,8 @@ public final class FileScan {
       return new Spec(session, kind, pattern, null, parquetSchema(files, listed.get(0)));
     }
     CsvFormat format = CsvFormat.of(options);
-    return new Spec(session, kind, pattern, format, format.schema(files, listed.get(0)));
+    Schema read = format.schema(files, listed.get(0));
+    return new Spec(session, kind, pattern, format, format.output(read), read);
   }
 
   /** The columns of a Parquet file, from its footer, every one nullable. */
@@ -197,7 +203,7 @@ public final class FileScan {
       file = location;
       InputFile input = files.open(location);
       if (spec.kind() == Kind.CSV) {
-        csvRows = spec.csv().open(input, spec.schema());
+        csvRows = spec.csv().open(input, spec.read());
         return;
       }
       Schema schema = spec.schema();

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * Starts a program from the test classpath in a child JVM (its own process, working directory and
  * class loading), as a second user of the same lake would be.
  */
-final class ChildJvm {
+public final class ChildJvm {
   private final Process process;
   private final Path output;
 
@@ -25,7 +25,8 @@ final class ChildJvm {
   }
 
   /** Starts {@code main} of a class with arguments, in a working directory. */
-  static ChildJvm start(Path workingDirectory, Path logFolder, Class<?> main, List<String> args) {
+  public static ChildJvm start(
+      Path workingDirectory, Path logFolder, Class<?> main, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -53,7 +54,7 @@ final class ChildJvm {
   }
 
   /** Waits for the program to end; returns its exit status. */
-  int await(long timeoutSeconds) throws InterruptedException {
+  public int await(long timeoutSeconds) throws InterruptedException {
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new IllegalStateException(
@@ -68,7 +69,7 @@ final class ChildJvm {
   }
 
   /** Everything the program printed. */
-  String output() {
+  public String output() {
     try {
       return Files.readString(output, StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -77,7 +78,7 @@ final class ChildJvm {
   }
 
   /** The lines the program printed. */
-  List<String> lines() {
+  public List<String> lines() {
     return output().lines().toList();
   }
 
