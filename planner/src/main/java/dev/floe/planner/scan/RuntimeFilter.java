@@ -21,14 +21,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A filter a hash join's build side gives the scan on its probe side while the statement runs
- * (docs/performance.md, "Run-time filters"): once the build side is read, its join keys are known,
- * and rows of the probe side's table whose key is not among them cannot match. The join publishes
- * the keys ({@link Slot#publish}) before it opens its probe side; the scan, opened after, adds the
- * keys' range (and, for a few keys, the list of them) to the filter it plans and reads with, so
- * Iceberg skips the files and row groups whose statistics exclude every key, and the scan drops the
- * rows that do not match. Only joins that drop unmatched probe rows (inner and semi-joins) publish,
- * and only to a scan whose column reaches the join key unchanged through operators that keep or
- * drop rows by that value alone.
+ * (docs/performance.md, "Hash joins and run-time filters"): once the build side is read, its join
+ * keys are known, and rows of the probe side's table whose key is not among them cannot match. The
+ * join publishes the keys ({@link Slot#publish}) before it opens its probe side; the scan, opened
+ * after, adds the keys' range (and, for a few keys, the list of them) to the filter it plans and
+ * reads with, so Iceberg skips the files and row groups whose statistics exclude every key, and the
+ * scan drops the rows that do not match. Only joins that drop unmatched probe rows (inner and
+ * semi-joins) publish, and only to a scan whose column reaches the join key unchanged through
+ * operators that keep or drop rows by that value alone.
  */
 public final class RuntimeFilter {
   /** The most keys pushed into a scan as a list of values (Iceberg tests dictionaries with it). */

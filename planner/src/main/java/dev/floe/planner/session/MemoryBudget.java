@@ -4,9 +4,9 @@ import dev.floe.error.FloeError;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The memory one statement's operators may hold at once (docs/limits.md, "Memory"): a hash join's
- * build side, and whatever else keeps rows until its input ends, reserves the estimated size of
- * what it keeps before keeping it, and releases it when it closes. A reservation past the limit
+ * The memory one statement's operators may hold at once (docs/limits.md, "Known limits"): a hash
+ * join's build side, and whatever else keeps rows until its input ends, reserves the estimated size
+ * of what it keeps before keeping it, and releases it when it closes. A reservation past the limit
  * fails the statement with 53200, naming the operator and the limit, before the heap runs out, so
  * the connection stays usable. Thread-safe; a statement a command runs inside another shares the
  * outer one's budget ({@link Cancellation#enter}).
@@ -53,7 +53,7 @@ public final class MemoryBudget {
           operator
               + " needs more than the statement's memory budget of "
               + mebibytes(limit)
-              + " (connection property memoryBudget; docs/limits.md, \"Memory\")");
+              + " (connection property memoryBudget; docs/limits.md, \"Known limits\")");
     }
     peak.accumulateAndGet(now, Math::max);
   }
