@@ -38,6 +38,14 @@ public enum FloeProperty {
       false,
       "How many data files (or row-group ranges of large files) one query reads at once, from 1 to"
           + " 1024. Default: the number of available processors."),
+  /** The memory one statement's operators may hold. */
+  MEMORY_BUDGET(
+      "memoryBudget",
+      "50%",
+      false,
+      "The most memory the rows one statement's operators keep (hash join build sides) may take,"
+          + " as a share of the JVM's maximum heap (50%) or a size (512MB, 2GB); past it the"
+          + " statement fails with 53200 and the connection stays usable."),
   /** S3 endpoint. */
   S3_ENDPOINT(
       "s3.endpoint",
@@ -179,6 +187,14 @@ public enum FloeProperty {
           accepted = "a whole number from 1 to " + MAX_SCAN_THREADS;
         }
       }
+    } else if (this == MEMORY_BUDGET) {
+      try {
+        if (memoryBytes(value, 1L << 30) <= 0) {
+          accepted = "a share of the heap from 1% to 100% (50%) or a size such as 512MB or 2GB";
+        }
+      } catch (dev.floe.error.FloeException | NumberFormatException tooLarge) {
+        accepted = "a share of the heap from 1% to 100% (50%) or a size such as 512MB or 2GB";
+      }
     } else if (this == MAINTENANCE_MIN_RETENTION) {
       try {
         if (Quantities.duration(key, value) == null) {
@@ -198,6 +214,28 @@ public enum FloeProperty {
       throw FloeError.INVALID_PROPERTY.error(
           key + "=" + (secret ? MASK : "'" + value + "'"), "the accepted values are " + accepted);
     }
+  }
+
+  /**
+   * The bytes a {@code memoryBudget} value allows: a share of {@code maxHeap} ({@code 50%}) or a
+   * size ({@link Quantities#size}); 0 when it spells neither or a share outside 1% to 100%.
+   */
+  public static long memoryBytes(String value, long maxHeap) {
+    String text = value.trim();
+    if (text.endsWith("%")) {
+      double share = Double.parseDouble(text.substring(0, text.length() - 1).trim());
+      if (!(share >= 1 && share <= 100)) {
+        return 0;
+      }
+      return (long) (maxHeap * (share / 100));
+    }
+    Long bytes = Quantities.size("memoryBudget", text);
+    return bytes == null ? 0 : bytes;
+  }
+
+  /** The memory budget of one statement under validated properties, in bytes. */
+  public static long memoryBudget(Properties properties) {
+    return memoryBytes(MEMORY_BUDGET.in(properties), Runtime.getRuntime().maxMemory());
   }
 
   /** The session time zone of validated properties. */

@@ -49,6 +49,10 @@ public final class FloeConnection extends ForwardingConnection {
   private final FloeSession session;
   private final LakeLocation location;
   private final Properties properties;
+
+  /** The bytes one statement's operators may hold (connection property memoryBudget). */
+  private final long memoryBudget;
+
   private final boolean columnarResults;
   private final CommandContext commands;
   private final Ddl ddl;
@@ -79,6 +83,7 @@ public final class FloeConnection extends ForwardingConnection {
     this.location = location;
     this.properties = properties;
     this.columnarResults = dev.floe.config.FloeProperty.COLUMNAR_RESULTS.isTrue(properties);
+    this.memoryBudget = dev.floe.config.FloeProperty.memoryBudget(properties);
     this.commands = new Commands();
     this.ddl = new Ddl(commands);
     this.etl = new Etl(commands);
@@ -133,6 +138,11 @@ public final class FloeConnection extends ForwardingConnection {
 
   Properties properties() {
     return properties;
+  }
+
+  /** The bytes one statement's operators may hold (connection property memoryBudget). */
+  long memoryBudget() {
+    return memoryBudget;
   }
 
   /** Whether a plain scan's result is read from its column batches ({@code columnarResults}). */

@@ -154,7 +154,8 @@ class FloeStatement extends ForwardingStatement {
     }
     boolean query = false;
     Cancellation own = null;
-    try (Cancellation.Scope scope = Cancellation.enter(getQueryTimeout() * 1000L)) {
+    try (Cancellation.Scope scope =
+        Cancellation.enter(getQueryTimeout() * 1000L, connection.memoryBudget())) {
       if (!scope.nested()) {
         own = scope.cancellation();
         running = own;

@@ -73,6 +73,13 @@ public final class ExplainAnalyze {
       scanning += scan.nanos();
     }
     lines.add("rows returned by the query: " + rows);
+    dev.floe.planner.session.MemoryBudget memory =
+        dev.floe.planner.session.Cancellation.current().memory();
+    lines.add(
+        "peak memory held by joins and sorts (estimated): "
+            + (memory.peak() + 1023) / 1024
+            + " KiB of the statement's budget of "
+            + (memory.limit() == Long.MAX_VALUE ? "no limit" : (memory.limit() >> 20) + " MiB"));
     lines.add(
         "time: planning: "
             + millis(planning)

@@ -2,6 +2,7 @@ package dev.floe.planner.adapter;
 
 import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
+import dev.floe.planner.scan.RuntimeFilter;
 import java.lang.reflect.Type;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -53,15 +54,33 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
   /** Whether this scan's rows are the statement's result, which a result set may read in chunks. */
   private final boolean result;
 
+  /** The filters joins above give this scan while the statement runs ({@link RuntimeFilter}). */
+  private final List<RuntimeFilter.Target> runtimeFilters;
+
   EnumerableLakeScan(RelTraitSet traits, LakeTableScan scan) {
-    this(traits, scan, false);
+    this(traits, scan, false, List.of());
   }
 
-  private EnumerableLakeScan(RelTraitSet traits, LakeTableScan scan, boolean result) {
+  private EnumerableLakeScan(
+      RelTraitSet traits,
+      LakeTableScan scan,
+      boolean result,
+      List<RuntimeFilter.Target> runtimeFilters) {
     super(scan.getCluster(), traits);
     this.scan = scan;
     this.result = result;
+    this.runtimeFilters = runtimeFilters;
     this.rowType = scan.getRowType();
+  }
+
+  /**
+   * This scan applying also the keys a hash join above publishes while the statement runs (the
+   * join's probe side reaches this scan's column {@code target.column()} unchanged).
+   */
+  public EnumerableLakeScan withRuntimeFilter(RuntimeFilter.Target target) {
+    List<RuntimeFilter.Target> filters = new java.util.ArrayList<>(runtimeFilters);
+    filters.add(target);
+    return new EnumerableLakeScan(getTraitSet(), scan, result, List.copyOf(filters));
   }
 
   /**
@@ -73,7 +92,7 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
     if (scan.spec().aggregated() || scan.spec().rowIds()) {
       return this;
     }
-    return new EnumerableLakeScan(getTraitSet(), scan, true);
+    return new EnumerableLakeScan(getTraitSet(), scan, true, runtimeFilters);
   }
 
   /** What this scan reads. */
@@ -93,7 +112,7 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new EnumerableLakeScan(traitSet, scan, result);
+    return new EnumerableLakeScan(traitSet, scan, result, runtimeFilters);
   }
 
   @Override
@@ -126,6 +145,20 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
     boolean scalar = getRowType().getFieldCount() == 1;
     PhysType physType = physType(implementor.getTypeFactory());
     Expression spec = implementor.stash(scan.spec(), LakeScanSpec.class);
+    if (!runtimeFilters.isEmpty() && !result) {
+      Expression filters =
+          implementor.stash(
+              runtimeFilters.toArray(new RuntimeFilter.Target[0]), RuntimeFilter.Target[].class);
+      return implementor.result(
+          physType,
+          Blocks.toBlock(
+              Expressions.call(
+                  RuntimeFilter.class,
+                  scalar ? "scalars" : "enumerable",
+                  implementor.getRootExpression(),
+                  spec,
+                  filters)));
+    }
     Expression enumerable =
         Expressions.call(
             LakeScan.class,

@@ -465,7 +465,9 @@ public class LakePrepare extends CalcitePrepareImpl {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
       Cancellation.current().check();
       org.apache.calcite.rel.RelNode rel =
-          CancelPoint.insert(TemporalAligner.align(OuterJoinRows.keep(root.rel)));
+          CancelPoint.insert(
+              MemoryPoint.insert(
+                  LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel)))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {

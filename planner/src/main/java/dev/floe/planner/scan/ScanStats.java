@@ -27,6 +27,7 @@ public final class ScanStats {
   private final AtomicLong rowsReturned = new AtomicLong();
   private final AtomicLong nanos = new AtomicLong();
   private volatile boolean rowGroupsKnown = true;
+  private volatile @Nullable String runtimeFilter;
 
   private ScanStats(String table, long snapshotId) {
     this.table = table;
@@ -83,6 +84,27 @@ public final class ScanStats {
     ScanStats stats = new ScanStats(table, snapshotId);
     collection.scans.add(stats);
     return stats;
+  }
+
+  /** How many scans this thread's collection has started (0 when nothing collects). */
+  static int startedOnThisThread() {
+    Collection collection = CURRENT.get();
+    return collection == null ? 0 : collection.scans.size();
+  }
+
+  /**
+   * Notes on the scan this thread's collection started at {@code index} the run-time filter it
+   * applied ({@link RuntimeFilter}); nothing when no scan started there.
+   */
+  static void noteRuntimeFilter(int index, String note) {
+    Collection collection = CURRENT.get();
+    if (collection != null) {
+      synchronized (collection.scans) {
+        if (index < collection.scans.size()) {
+          collection.scans.get(index).runtimeFilter = note;
+        }
+      }
+    }
   }
 
   void fileOpened(FileScanTask task) {
@@ -165,6 +187,7 @@ public final class ScanStats {
         + rowsReturned.get()
         + ", scan: "
         + nanos.get() / 1_000_000
-        + " ms";
+        + " ms"
+        + (runtimeFilter == null ? "" : ", run-time filter: " + runtimeFilter);
   }
 }

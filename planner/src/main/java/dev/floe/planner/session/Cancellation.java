@@ -21,7 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class Cancellation {
   /** A cancellation that never stops anything. */
-  public static final Cancellation NONE = new Cancellation(0);
+  public static final Cancellation NONE = new Cancellation(0, MemoryBudget.UNLIMITED);
 
   private static final ThreadLocal<Cancellation> CURRENT = new ThreadLocal<>();
 
@@ -30,11 +30,18 @@ public final class Cancellation {
   private static final int TIMED_OUT = 2;
 
   private final long timeoutMillis;
+  private final MemoryBudget memory;
   private volatile int state;
   private volatile @Nullable ScheduledFuture<?> timer;
 
-  private Cancellation(long timeoutMillis) {
+  private Cancellation(long timeoutMillis, MemoryBudget memory) {
     this.timeoutMillis = timeoutMillis;
+    this.memory = memory;
+  }
+
+  /** The memory the statement's operators may hold at once. */
+  public MemoryBudget memory() {
+    return memory;
   }
 
   /** The cancellation of the statement running on this thread, or {@link #NONE}. */
@@ -48,11 +55,19 @@ public final class Cancellation {
    * timeoutMillis} from now (0: none), or the one of the statement this one runs inside.
    */
   public static Scope enter(long timeoutMillis) {
+    return enter(timeoutMillis, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #enter(long)}, with a memory budget of {@code memoryBytes} for the statement's
+   * operators ({@link MemoryBudget}); a statement inside another shares the outer one's.
+   */
+  public static Scope enter(long timeoutMillis, long memoryBytes) {
     Cancellation outer = CURRENT.get();
     if (outer != null) {
       return new Scope(outer, outer);
     }
-    Cancellation started = new Cancellation(timeoutMillis);
+    Cancellation started = new Cancellation(timeoutMillis, new MemoryBudget(memoryBytes));
     if (timeoutMillis > 0) {
       started.timer =
           Timer.INSTANCE.schedule(started::timeOut, timeoutMillis, TimeUnit.MILLISECONDS);

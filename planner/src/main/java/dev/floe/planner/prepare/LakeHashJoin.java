@@ -1,0 +1,323 @@
+package dev.floe.planner.prepare;
+
+import dev.floe.planner.adapter.EnumerableLakeScan;
+import dev.floe.planner.scan.LakeScanSpec;
+import dev.floe.planner.scan.RuntimeFilter;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableFilter;
+import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableMergeJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.EnumerableSort;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.function.EqualityComparer;
+import org.apache.calcite.linq4j.function.Function1;
+import org.apache.calcite.linq4j.function.Function2;
+import org.apache.calcite.linq4j.function.Predicate2;
+import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.DeclarationStatement;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.GotoExpressionKind;
+import org.apache.calcite.linq4j.tree.GotoStatement;
+import org.apache.calcite.linq4j.tree.MethodCallExpression;
+import org.apache.calcite.linq4j.tree.Statement;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A hash join Floe runs itself ({@link HashJoins}): Calcite's {@link EnumerableHashJoin} with the
+ * same plan, costs and generated key selectors, row builder and residual predicate, whose generated
+ * call of Calcite's join runtime is replaced by Floe's, which accounts the build side against the
+ * statement's memory budget, checks for a cancel while building and probing, and publishes the
+ * build side's keys to the probe side's scans ({@link RuntimeFilter}).
+ *
+ * <p>{@link #replace} puts it in place of every inner, left, semi- and anti-join of plain equality
+ * keys of an optimized plan; right and full joins, and joins on {@code IS NOT DISTINCT FROM}, stay
+ * Calcite's.
+ */
+final class LakeHashJoin extends EnumerableHashJoin {
+  private static final Method HASH_JOIN = method("hashJoin", true);
+  private static final Method SEMI_JOIN = method("semiJoin", false);
+  private static final Method ANTI_JOIN = method("antiJoin", false);
+
+  private final HashJoins.Spec spec;
+
+  private LakeHashJoin(
+      RelTraitSet traits,
+      RelNode left,
+      RelNode right,
+      RexNode condition,
+      JoinRelType joinType,
+      Join original,
+      HashJoins.Spec spec) {
+    super(
+        original.getCluster(),
+        traits,
+        left,
+        right,
+        condition,
+        original.getVariablesSet(),
+        joinType);
+    this.spec = spec;
+  }
+
+  private static Method method(String name, boolean full) {
+    try {
+      return full
+          ? HashJoins.class.getMethod(
+              name,
+              Enumerable.class,
+              Enumerable.class,
+              Function1.class,
+              Function1.class,
+              Function2.class,
+              EqualityComparer.class,
+              boolean.class,
+              boolean.class,
+              Predicate2.class,
+              DataContext.class,
+              HashJoins.Spec.class)
+          : HashJoins.class.getMethod(
+              name,
+              Enumerable.class,
+              Enumerable.class,
+              Function1.class,
+              Function1.class,
+              EqualityComparer.class,
+              Predicate2.class,
+              DataContext.class,
+              HashJoins.Spec.class);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public EnumerableHashJoin copy(
+      RelTraitSet traitSet,
+      RexNode condition,
+      RelNode left,
+      RelNode right,
+      JoinRelType joinType,
+      boolean semiJoinDone) {
+    return new LakeHashJoin(traitSet, left, right, condition, joinType, this, spec);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    Result calcite = super.implement(implementor, pref);
+    List<Statement> statements = new ArrayList<>(calcite.block.statements);
+    if (statements.isEmpty()) {
+      return calcite;
+    }
+    Statement last = statements.get(statements.size() - 1);
+    Expression root = implementor.getRootExpression();
+    Expression specExpression = implementor.stash(spec, HashJoins.Spec.class);
+    Statement replaced = null;
+    if (last instanceof GotoStatement jump
+        && jump.kind == GotoExpressionKind.Return
+        && jump.expression != null) {
+      Expression call = ownCall(jump.expression, root, specExpression);
+      replaced = call == null ? null : Expressions.return_(jump.labelTarget, call);
+    } else if (last instanceof DeclarationStatement declaration
+        && declaration.initializer != null) {
+      Expression call = ownCall(declaration.initializer, root, specExpression);
+      replaced =
+          call == null
+              ? null
+              : Expressions.declare(declaration.modifiers, declaration.parameter, call);
+    }
+    if (replaced == null) {
+      throw new IllegalStateException("the generated code of a hash join has an unexpected form");
+    }
+    statements.set(statements.size() - 1, replaced);
+    BlockStatement block = Expressions.block(statements);
+    return new Result(block, calcite.physType, calcite.format);
+  }
+
+  /** Floe's call in place of the call of Calcite's join runtime, or null when it is not one. */
+  private static @Nullable Expression ownCall(Expression e, Expression root, Expression spec) {
+    if (!(e instanceof MethodCallExpression call)) {
+      return null;
+    }
+    List<Expression> arguments = new ArrayList<>();
+    Method own;
+    String name = call.method.getName();
+    if (name.equals("hashJoin") && call.targetExpression != null && call.expressions.size() == 8) {
+      arguments.add(call.targetExpression);
+      own = HASH_JOIN;
+    } else if ((name.equals("semiJoin") || name.equals("antiJoin"))
+        && call.targetExpression == null
+        && call.expressions.size() == 6) {
+      own = name.equals("semiJoin") ? SEMI_JOIN : ANTI_JOIN;
+    } else {
+      return null;
+    }
+    arguments.addAll(call.expressions);
+    arguments.add(root);
+    arguments.add(spec);
+    return Expressions.call(own, arguments);
+  }
+
+  /**
+   * A whole optimized plan with each inner, left, semi- and anti-join of Calcite's hash join on
+   * plain equality keys replaced by Floe's, and each inner or semi-join of one key given a run-time
+   * filter on the scan that produces its probe side's key, where there is one.
+   */
+  static RelNode replace(RelNode rel) {
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode replaced = replace(input);
+      inputs.add(replaced);
+      changed |= replaced != input;
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (!(node instanceof EnumerableHashJoin join) || node instanceof LakeHashJoin) {
+      return node;
+    }
+    JoinRelType type = join.getJoinType();
+    if (type != JoinRelType.INNER
+        && type != JoinRelType.LEFT
+        && type != JoinRelType.SEMI
+        && type != JoinRelType.ANTI) {
+      return node;
+    }
+    JoinInfo info = join.analyzeCondition();
+    if (info.leftKeys.isEmpty() || info.nullExclusionFlags.contains(false)) {
+      return node;
+    }
+    List<RelDataType> leftTypes = types(join.getLeft(), info.leftKeys);
+    List<RelDataType> rightTypes = types(join.getRight(), info.rightKeys);
+    boolean normalize = false;
+    StringBuilder name = new StringBuilder("on ");
+    for (int i = 0; i < leftTypes.size(); i++) {
+      RelDataType l = leftTypes.get(i);
+      RelDataType r = rightTypes.get(i);
+      normalize |=
+          !SqlTypeUtil.equalSansNullability(join.getCluster().getTypeFactory(), l, r)
+              || l.getSqlTypeName() == SqlTypeName.DECIMAL
+              || r.getSqlTypeName() == SqlTypeName.DECIMAL;
+      name.append(i == 0 ? "" : " AND ")
+          .append(join.getLeft().getRowType().getFieldNames().get(info.leftKeys.get(i)))
+          .append(" = ")
+          .append(join.getRight().getRowType().getFieldNames().get(info.rightKeys.get(i)));
+    }
+    RelNode left = join.getLeft();
+    RuntimeFilter.Slot slot = null;
+    if ((type == JoinRelType.INNER || type == JoinRelType.SEMI)
+        && info.leftKeys.size() == 1
+        && !leftTypes.get(0).isStruct()
+        && leftTypes.get(0).getComponentType() == null
+        && leftTypes.get(0).getKeyType() == null) {
+      RuntimeFilter.Slot candidate = new RuntimeFilter.Slot("the join " + name);
+      RelNode filtered = attach(left, info.leftKeys.get(0), candidate, normalize, 0);
+      if (filtered != null) {
+        left = filtered;
+        slot = candidate;
+      }
+    }
+    HashJoins.Spec spec =
+        new HashJoins.Spec(name.toString(), slot, normalize, info.leftKeys.size() == 1);
+    return new LakeHashJoin(
+        join.getTraitSet(), left, join.getRight(), join.getCondition(), type, join, spec);
+  }
+
+  private static List<RelDataType> types(RelNode input, List<Integer> keys) {
+    List<RelDataType> types = new ArrayList<>();
+    for (int key : keys) {
+      types.add(input.getRowType().getFieldList().get(key).getType());
+    }
+    return types;
+  }
+
+  /**
+   * {@code node} with the scan whose column becomes its field {@code field} unchanged given the
+   * run-time filter of {@code slot}, or null when no such scan is reached through operators that
+   * keep or drop rows by that value alone (projections, filters, inner joins, the kept side of
+   * left, semi- and anti-joins, grouping keys, sorts without a limit).
+   */
+  private static @Nullable RelNode attach(
+      RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize, int depth) {
+    if (node instanceof EnumerableLakeScan scan) {
+      LakeScanSpec spec = scan.spec();
+      if (spec.aggregated() || spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
+        return null;
+      }
+      return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize, depth > 0));
+    }
+    if (node instanceof CancelPoint || node instanceof EnumerableFilter) {
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, depth));
+    }
+    if (node instanceof EnumerableSort sort) {
+      if (sort.fetch != null || sort.offset != null) {
+        return null;
+      }
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, depth));
+    }
+    if (node instanceof EnumerableCalc calc) {
+      RexProgram program = calc.getProgram();
+      RexNode expression = program.expandLocalRef(program.getProjectList().get(field));
+      if (!(expression instanceof RexInputRef ref)) {
+        return null;
+      }
+      return copyWith(node, 0, attach(calc.getInput(), ref.getIndex(), slot, normalize, depth));
+    }
+    if (node instanceof EnumerableProject project) {
+      if (!(project.getProjects().get(field) instanceof RexInputRef ref)) {
+        return null;
+      }
+      return copyWith(node, 0, attach(project.getInput(), ref.getIndex(), slot, normalize, depth));
+    }
+    if (node instanceof EnumerableAggregate aggregate) {
+      if (aggregate.getGroupSets().size() != 1 || field >= aggregate.getGroupCount()) {
+        return null;
+      }
+      int input = aggregate.getGroupSet().nth(field);
+      return copyWith(node, 0, attach(aggregate.getInput(), input, slot, normalize, depth));
+    }
+    if (node instanceof EnumerableHashJoin || node instanceof EnumerableMergeJoin) {
+      Join join = (Join) node;
+      int leftCount = join.getLeft().getRowType().getFieldCount();
+      JoinRelType type = join.getJoinType();
+      if (field < leftCount) {
+        if (type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
+          return null;
+        }
+        return copyWith(node, 0, attach(join.getLeft(), field, slot, normalize, depth + 1));
+      }
+      if (type != JoinRelType.INNER) {
+        return null;
+      }
+      return copyWith(
+          node, 1, attach(join.getRight(), field - leftCount, slot, normalize, depth + 1));
+    }
+    return null;
+  }
+
+  private static @Nullable RelNode copyWith(RelNode node, int index, @Nullable RelNode input) {
+    if (input == null) {
+      return null;
+    }
+    List<RelNode> inputs = new ArrayList<>(node.getInputs());
+    inputs.set(index, input);
+    return node.copy(node.getTraitSet(), inputs);
+  }
+}

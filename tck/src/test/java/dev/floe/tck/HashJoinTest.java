@@ -1,0 +1,422 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hash joins as Floe runs them: the answers of inner, left, semi- and anti-joins with NULL keys,
+ * keys of different types (INTEGER against BIGINT, decimals of different scales), deleted rows and
+ * an empty build side, each checked against the answer computed here from the rows inserted; the
+ * run-time filter a join's build side gives the scan of its probe side, as EXPLAIN ANALYZE reports
+ * it; the statement's memory budget (53200, the connection still usable); and a query timeout or
+ * cancel stopping a join that runs long.
+ */
+class HashJoinTest {
+  private static final int FILES = 5;
+  private static final int ROWS_PER_FILE = 200;
+
+  @TempDir static Path lake;
+  private static Connection connection;
+  private static final List<ProbeRow> probe = new ArrayList<>();
+  private static final List<BuildRow> build = new ArrayList<>();
+
+  private record ProbeRow(long id, Integer k, BigDecimal d, String s) {}
+
+  private record BuildRow(Long k, BigDecimal d, String tag) {}
+
+  @BeforeAll
+  static void fillTables() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:floe:" + lake);
+    Sql.update(connection, "CREATE TABLE probe (id BIGINT, k INT, d DECIMAL(10, 2), s VARCHAR)");
+    Sql.update(connection, "CREATE TABLE build (k BIGINT, d DECIMAL(12, 4), tag VARCHAR)");
+    Random random = new Random(20261203);
+    // one INSERT statement per file, ids of each file in a range of their own
+    for (int f = 0; f < FILES; f++) {
+      try (PreparedStatement insert =
+          connection.prepareStatement("INSERT INTO probe VALUES (?, ?, ?, ?)")) {
+        for (int i = 0; i < ROWS_PER_FILE; i++) {
+          ProbeRow row =
+              new ProbeRow(
+                  f * 1000L + i,
+                  random.nextInt(10) == 0 ? null : random.nextInt(30),
+                  random.nextInt(10) == 0 ? null : BigDecimal.valueOf(random.nextInt(50), 1),
+                  random.nextInt(10) == 0 ? null : "s" + random.nextInt(20));
+          probe.add(row);
+          insert.setLong(1, row.id());
+          setOrNull(insert, 2, row.k(), Types.INTEGER);
+          setOrNull(insert, 3, row.d() == null ? null : row.d().setScale(2), Types.DECIMAL);
+          setOrNull(insert, 4, row.s(), Types.VARCHAR);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+    }
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO build VALUES (?, ?, ?)")) {
+      for (int i = 0; i < 40; i++) {
+        BuildRow row =
+            new BuildRow(
+                i % 13 == 0 ? null : (long) random.nextInt(60),
+                i % 11 == 0 ? null : BigDecimal.valueOf(random.nextInt(50), 1),
+                "t" + i);
+        build.add(row);
+        setOrNull(insert, 1, row.k(), Types.BIGINT);
+        setOrNull(insert, 2, row.d() == null ? null : row.d().setScale(4), Types.DECIMAL);
+        insert.setString(3, row.tag());
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, type);
+    } else {
+      statement.setObject(index, value);
+    }
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    connection.close();
+  }
+
+  private static boolean sameNumber(Number a, Number b) {
+    return a != null
+        && b != null
+        && new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString())) == 0;
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  @Test
+  void innerJoinOfIntegerAndBigintKeysMatchesEqualNumbersAndNoNull() throws SQLException {
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      for (BuildRow b : build) {
+        if (sameNumber(p.k(), b.k())) {
+          expected.add(p.id() + " " + b.tag());
+        }
+      }
+    }
+    assertThat(expected).isNotEmpty();
+    assertThat(
+            sorted(
+                Sql.lines(connection, "SELECT p.id, b.tag FROM probe p JOIN build b ON p.k = b.k")))
+        .isEqualTo(sorted(expected));
+  }
+
+  @Test
+  void decimalKeysOfDifferentScalesMatchByValue() throws SQLException {
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      for (BuildRow b : build) {
+        if (sameNumber(p.d(), b.d())) {
+          expected.add(p.id() + " " + b.tag());
+        }
+      }
+    }
+    assertThat(expected).isNotEmpty();
+    assertThat(
+            sorted(
+                Sql.lines(connection, "SELECT p.id, b.tag FROM probe p JOIN build b ON p.d = b.d")))
+        .isEqualTo(sorted(expected));
+  }
+
+  @Test
+  void leftJoinKeepsEveryProbeRowAndNullKeysMatchNothing() throws SQLException {
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      boolean matched = false;
+      for (BuildRow b : build) {
+        if (sameNumber(p.k(), b.k())) {
+          expected.add(p.id() + " " + b.tag());
+          matched = true;
+        }
+      }
+      if (!matched) {
+        expected.add(p.id() + " null");
+      }
+    }
+    assertThat(
+            sorted(
+                Sql.lines(
+                    connection, "SELECT p.id, b.tag FROM probe p LEFT JOIN build b ON p.k = b.k")))
+        .isEqualTo(sorted(expected));
+  }
+
+  @Test
+  void existsAndNotExistsSplitTheProbeRowsAndANullKeyHasNoMatch() throws SQLException {
+    List<String> matched = new ArrayList<>();
+    List<String> unmatched = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      boolean found = build.stream().anyMatch(b -> sameNumber(p.k(), b.k()));
+      (found ? matched : unmatched).add(String.valueOf(p.id()));
+    }
+    assertThat(unmatched).anyMatch(id -> probe.stream().anyMatch(p -> p.k() == null));
+    assertThat(
+            sorted(
+                Sql.column(
+                    connection,
+                    "SELECT id FROM probe p WHERE EXISTS (SELECT 1 FROM build b WHERE b.k = p.k)")))
+        .isEqualTo(sorted(matched));
+    assertThat(
+            sorted(
+                Sql.column(
+                    connection,
+                    "SELECT id FROM probe p WHERE NOT EXISTS"
+                        + " (SELECT 1 FROM build b WHERE b.k = p.k)")))
+        .isEqualTo(sorted(unmatched));
+  }
+
+  @Test
+  void notInFollowsThreeValuedLogicWithAndWithoutNullsInTheSubquery() throws SQLException {
+    boolean buildHasNull = build.stream().anyMatch(b -> b.k() == null);
+    assertThat(buildHasNull).isTrue();
+    List<String> withoutNulls = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      if (p.k() != null && build.stream().noneMatch(b -> sameNumber(p.k(), b.k()))) {
+        withoutNulls.add(String.valueOf(p.id()));
+      }
+    }
+    assertThat(withoutNulls).isNotEmpty();
+    // a NULL among the subquery's values makes every NOT IN unknown: no row
+    assertThat(Sql.column(connection, "SELECT id FROM probe WHERE k NOT IN (SELECT k FROM build)"))
+        .isEmpty();
+    assertThat(
+            sorted(
+                Sql.column(
+                    connection,
+                    "SELECT id FROM probe WHERE k NOT IN"
+                        + " (SELECT k FROM build WHERE k IS NOT NULL)")))
+        .isEqualTo(sorted(withoutNulls));
+  }
+
+  @Test
+  void anEmptyBuildSideJoinsNothingAndAnAntiJoinKeepsEveryRow() throws SQLException {
+    assertThat(
+            Sql.column(
+                connection,
+                "SELECT p.id FROM probe p JOIN (SELECT k FROM build WHERE tag = 'none') b"
+                    + " ON p.k = b.k"))
+        .isEmpty();
+    assertThat(
+            Sql.column(
+                connection,
+                "SELECT count(*) FROM probe p WHERE NOT EXISTS"
+                    + " (SELECT 1 FROM build b WHERE b.k = p.k AND b.tag = 'none')"))
+        .containsExactly(String.valueOf(probe.size()));
+  }
+
+  @Test
+  void rowsDeletedFromTheProbeTableStayDeletedInTheJoin() throws SQLException {
+    Sql.update(connection, "CREATE TABLE probe_deleted AS SELECT * FROM probe");
+    Sql.update(connection, "DELETE FROM probe_deleted WHERE MOD(id, 3) = 0");
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      for (BuildRow b : build) {
+        if (p.id() % 3 != 0 && sameNumber(p.k(), b.k())) {
+          expected.add(p.id() + " " + b.tag());
+        }
+      }
+    }
+    assertThat(
+            sorted(
+                Sql.lines(
+                    connection,
+                    "SELECT p.id, b.tag FROM probe_deleted p JOIN build b ON p.k = b.k")))
+        .isEqualTo(sorted(expected));
+  }
+
+  @Test
+  void explainAnalyzeShowsTheRunTimeFilterAndTheFilesItSkipped() throws SQLException {
+    String sql =
+        "SELECT p.id, p.s FROM probe p JOIN (SELECT id FROM probe WHERE id BETWEEN 2005 AND 2010"
+            + " AND k IS NOT NULL) q ON p.id = q.id";
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      if (p.id() >= 2005 && p.id() <= 2010 && p.k() != null) {
+        expected.add(p.id() + " " + p.s());
+      }
+    }
+    assertThat(expected).isNotEmpty();
+    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    String report = String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql));
+    assertThat(report)
+        .contains("run-time filter: id from the join on id = id: " + expected.size() + " keys")
+        .contains("data files kept: 1 of " + FILES);
+  }
+
+  @Test
+  void aJoinPastTheMemoryBudgetFailsWith53200AndTheConnectionStaysUsable() throws SQLException {
+    try (Connection small =
+            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=16kB");
+        Statement statement = small.createStatement()) {
+      assertThatThrownBy(
+              () ->
+                  Sql.column(
+                      small,
+                      "SELECT count(*) FROM probe a JOIN probe b ON a.k = b.k AND a.s <> b.s"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+          .hasMessageContaining("memory budget of 16384 bytes")
+          .hasMessageContaining("memoryBudget");
+      assertThat(Sql.column(small, "SELECT count(*) FROM probe"))
+          .containsExactly(String.valueOf(probe.size()));
+      long expected =
+          probe.stream()
+              .filter(
+                  p ->
+                      build.stream()
+                          .anyMatch(b -> b.tag().equals("t1") && sameNumber(p.k(), b.k())))
+              .count();
+      assertThat(
+              Sql.column(
+                  small,
+                  "SELECT count(*) FROM probe p JOIN (SELECT k FROM build WHERE tag = 't1') b"
+                      + " ON p.k = b.k"))
+          .containsExactly(String.valueOf(expected));
+      assertThat(statement.isClosed()).isFalse();
+    }
+  }
+
+  @Test
+  void aSortPastTheMemoryBudgetFailsWith53200AndASmallOneRuns() throws SQLException {
+    try (Connection small =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=16kB")) {
+      assertThatThrownBy(() -> Sql.column(small, "SELECT id FROM probe ORDER BY s, id"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+          .hasMessageContaining("the sort");
+      List<String> lowest =
+          probe.stream()
+              .map(ProbeRow::id)
+              .filter(id -> id < 5)
+              .sorted(java.util.Comparator.reverseOrder())
+              .map(String::valueOf)
+              .toList();
+      assertThat(lowest).isNotEmpty();
+      assertThat(Sql.column(small, "SELECT id FROM probe WHERE id < 5 ORDER BY id DESC"))
+          .isEqualTo(lowest);
+    }
+  }
+
+  @Test
+  void explainAnalyzeShowsThePeakMemoryTheJoinsHeld() throws SQLException {
+    String report =
+        String.join(
+            "\n",
+            Sql.column(
+                connection,
+                "EXPLAIN ANALYZE SELECT p.id, b.tag FROM probe p JOIN build b ON p.k = b.k"));
+    assertThat(report)
+        .containsPattern("peak memory held by joins and sorts \\(estimated\\): [1-9][0-9]* KiB");
+  }
+
+  @Test
+  void aMemoryBudgetThatIsNeitherAShareNorASizeIsRefused() {
+    assertThatThrownBy(
+            () -> DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=lots").close())
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"))
+        .hasMessageContaining("memoryBudget");
+    assertThatThrownBy(
+            () -> DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=0%").close())
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+  }
+
+  /** A table whose self-join on k yields about 2·10⁸ rows: far more than a test waits for. */
+  private static void fillWide() throws SQLException {
+    Sql.update(connection, "CREATE TABLE IF NOT EXISTS wide (id BIGINT, k INT)");
+    if (!Sql.column(connection, "SELECT count(*) FROM wide").equals(List.of("0"))) {
+      return;
+    }
+    try (PreparedStatement insert = connection.prepareStatement("INSERT INTO wide VALUES (?, ?)")) {
+      for (int i = 0; i < 20_000; i++) {
+        insert.setLong(1, i);
+        insert.setInt(2, i % 2);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  @Test
+  void aQueryTimeoutStopsAJoinInTheMiddleOfItsProbeWithin1Second() throws SQLException {
+    fillWide();
+    try (Statement statement = connection.createStatement()) {
+      statement.setQueryTimeout(1);
+      long start = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  statement
+                      .executeQuery("SELECT count(*) FROM wide a JOIN wide b ON a.k = b.k")
+                      .next())
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      // 1 s of timeout, 1 s to stop, and slack for a machine shared with other builds
+      assertThat(millis).isLessThan(4_000);
+    }
+    assertThat(Sql.column(connection, "SELECT count(*) FROM wide")).containsExactly("20000");
+  }
+
+  @Test
+  void cancelStopsAJoinWithin1Second() throws Exception {
+    fillWide();
+    ExecutorService runner = Executors.newSingleThreadExecutor();
+    try (Statement statement = connection.createStatement()) {
+      Future<Object> run =
+          runner.submit(
+              () -> {
+                try {
+                  statement
+                      .executeQuery("SELECT count(*) FROM wide a JOIN wide b ON a.k = b.k")
+                      .next();
+                  return "finished";
+                } catch (SQLException e) {
+                  return e;
+                }
+              });
+      Thread.sleep(1_500);
+      long start = System.nanoTime();
+      statement.cancel();
+      Object outcome = run.get(30, TimeUnit.SECONDS);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(outcome).isInstanceOf(SQLException.class);
+      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
+      assertThat(millis).isLessThan(3_000);
+    } finally {
+      runner.shutdownNow();
+    }
+    assertThat(Objects.requireNonNull(connection).isValid(5)).isTrue();
+  }
+}
