@@ -38,7 +38,7 @@ final class AssignedRowWriterFactory extends RegistryBasedFileWriterFactory<Assi
         AssignedRow.class,
         table.schema(),
         // Floe clusters rows by partition but does not sort them: its files claim no sort order
-        // (order 0), whatever the table's (docs/limits.md, "Partition evolution and sort order").
+        // (order 0), whatever the table's (docs/limits.md, "Known limits").
         SortOrder.unsorted(),
         FileFormat.PARQUET,
         null,
