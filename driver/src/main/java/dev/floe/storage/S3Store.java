@@ -315,6 +315,11 @@ public final class S3Store implements LakeStore {
   }
 
   private boolean holdsView(String folder) {
+    if (isTable(folder)) {
+      // A table's folder is no view; asked (and remembered) before, it costs no LIST here, so that
+      // listing the views of a schema of tables lists each table's metadata only once.
+      return false;
+    }
     String metadata = folderPrefix(folder) + "metadata/";
     List<String> names = names(metadata);
     return names.contains(LakeTableOperations.VIEW_HINT)
