@@ -290,7 +290,7 @@ public final class FloeConnection extends ForwardingConnection {
 
   /** Adds a warning to the connection's chain (SQLState 01000). */
   void warn(String message) {
-    SQLWarning warning = new SQLWarning(message, FloeError.WARNING.sqlState());
+    SQLWarning warning = SqlErrors.warning(message);
     if (warnings == null) {
       warnings = warning;
     } else {

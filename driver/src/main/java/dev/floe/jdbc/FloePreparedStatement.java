@@ -249,6 +249,9 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
       java.util.Arrays.fill(counts, 1);
       return counts;
     }
+    for (Binding[] entry : entries) {
+      checkBound(entry);
+    }
     inOneTransaction(
         () -> {
           planAgainIfStale();
@@ -395,9 +398,21 @@ final class FloePreparedStatement extends ForwardingPreparedStatement {
   }
 
   private void applyBindings() throws SQLException {
+    checkBound(bindings);
     for (Binding binding : bindings) {
       if (binding != null) {
         binding.bind(calcite);
+      }
+    }
+  }
+
+  /** Refuses (07001) a statement run with a parameter that is not set, before Calcite runs it. */
+  private static void checkBound(Binding[] entry) throws SQLException {
+    for (int i = 1; i < entry.length; i++) {
+      if (entry[i] == null) {
+        throw SqlErrors.of(
+            FloeError.PARAMETER_COUNT,
+            "parameter " + i + " is not set; bind every ? before running the statement");
       }
     }
   }

@@ -95,6 +95,7 @@ final class FloeResultSet extends ForwardingResultSet {
   private final Calendar utc = Calendar.getInstance(TimeZone.getTimeZone("UTC"), Locale.ROOT);
   private boolean closed;
   private FloeResultSetMetaData metaData;
+  private final ResultLabels labels;
 
   FloeResultSet(FloeStatement statement, ResultSet calcite) throws SQLException {
     this(statement, calcite, null, 0);
@@ -113,6 +114,7 @@ final class FloeResultSet extends ForwardingResultSet {
     this.calcite = calcite;
     this.sessionZone = statement.session().timeZone().toZoneId();
     ResultSetMetaData meta = calcite.getMetaData();
+    this.labels = ResultLabels.of(meta);
     int n = meta.getColumnCount();
     this.kinds = new Kind[n + 1];
     this.precisions = new int[n + 1];
@@ -561,6 +563,13 @@ final class FloeResultSet extends ForwardingResultSet {
     checkOpen();
     FloeStatement.checkFetchDirection(direction);
     super.setFetchDirection(direction);
+  }
+
+  @Override
+  public int findColumn(String label) throws SQLException {
+    checkOpen();
+    labels.check(label);
+    return super.findColumn(label);
   }
 
   private void checkOpen() throws SQLException {

@@ -1,5 +1,7 @@
 /**
- * Floe's JDBC classes: connection, statements, result sets, metadata, DDL, and the one boundary
- * where failures become SQLExceptions with Floe's SQLStates.
+ * Floe's JDBC classes: the connection, statements and prepared statements, result sets, and the one
+ * classification of statements ({@code StatementKind}). DatabaseMetaData lives in {@code
+ * jdbc.meta}, the delegating bases in {@code jdbc.forwarding}; every failure passes through the one
+ * boundary, {@link dev.floe.error.SqlErrors}.
  */
 package dev.floe.jdbc;

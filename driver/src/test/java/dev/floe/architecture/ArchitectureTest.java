@@ -178,6 +178,8 @@ class ArchitectureTest {
         .callConstructor(java.sql.SQLException.class, String.class, String.class)
         .orShould()
         .callConstructor(java.sql.SQLException.class, String.class, String.class, Throwable.class)
+        .orShould()
+        .callConstructor(java.sql.SQLWarning.class, String.class, String.class)
         .check(floe);
   }
 }

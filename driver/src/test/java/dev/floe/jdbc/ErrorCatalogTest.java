@@ -48,7 +48,13 @@ class ErrorCatalogTest extends LakeFixture {
             new Case("SELEC 1", "42000"),
             new Case("SELECT * FROM nosuch", "42S02"),
             new Case("SELECT nosuch FROM e", "42S22"),
-            new Case("CREATE TABLE ty (a FOO)", "42000"));
+            new Case("CREATE TABLE ty (a FOO)", "42000"),
+            // checked by Floe before Calcite reads the statement
+            new Case("SELECT DATE '2024-02-30'", "22007"),
+            new Case("SELECT TIME '25:00:00'", "22007"),
+            new Case("SELECT * FROM e WHERE ts < TIMESTAMP '2024-13-01 00:00:00'", "22007"),
+            new Case("SELECT TIMESTAMP WITH LOCAL TIME ZONE '2024-01-01 24:00:01'", "22007"),
+            new Case("UPDATE e SET nosuch = 1", "42S22"));
     List<String> wrong = new ArrayList<>();
     for (Case one : cases) {
       TreeSet<String> before = files();
@@ -61,6 +67,34 @@ class ErrorCatalogTest extends LakeFixture {
       assertThat(files()).as("files after " + one.sql()).isEqualTo(before);
     }
     assertThat(wrong).isEmpty();
+  }
+
+  @Test
+  void aLabelTheResultSetLacksIs42S22() throws Exception {
+    try (java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT id FROM e");
+        java.sql.ResultSet tables = c.getMetaData().getTables(null, null, "%", null)) {
+      assertThat(rs.findColumn("ID")).isEqualTo(1);
+      SQLException e = catchThrowableOfType(SQLException.class, () -> rs.getInt("nope"));
+      assertThat(e.getSQLState()).isEqualTo("42S22");
+      assertThat(e.getMessage()).contains("'nope'");
+      assertThat(tables.next()).isTrue();
+      assertThat(tables.getString("table_name")).isEqualTo("e");
+      SQLException meta = catchThrowableOfType(SQLException.class, () -> tables.getString("nope"));
+      assertThat(meta.getSQLState()).isEqualTo("42S22");
+      assertThat(meta.getMessage()).contains("'nope'");
+    }
+  }
+
+  @Test
+  void aResultSetOfAClosedConnectionIsClosed() throws SQLException {
+    Connection other = connect();
+    java.sql.Statement s = other.createStatement();
+    java.sql.ResultSet rs = s.executeQuery("SELECT * FROM e");
+    other.close();
+    SQLException e = catchThrowableOfType(SQLException.class, rs::next);
+    assertThat(e.getSQLState()).isEqualTo("08003");
+    assertThat(e.getMessage()).contains("closed");
   }
 
   @Test

@@ -40,8 +40,6 @@ public enum FloeError {
   VALUE_COUNT("21S01", "Cannot insert into %s: %s"),
   /** A value of a type that cannot be assigned to its column. */
   DATATYPE_MISMATCH("42804", "Cannot assign to column %s: %s"),
-  /** A column compared with a value of another type where no conversion applies. */
-  COMPARISON_TYPE("42804", "Cannot compare column %s: %s"),
   /** A connection or table property value that is not valid. */
   INVALID_PROPERTY("22023", "Cannot use %s: %s"),
   /** A statement too large or too deep to plan or run. */

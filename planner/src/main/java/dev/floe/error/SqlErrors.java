@@ -10,32 +10,35 @@ import java.sql.SQLNonTransientException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
+import java.sql.SQLWarning;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * The one boundary where failures become {@link SQLException}s: Floe's catalogued errors keep their
- * SQLState; Calcite's parse and validation errors and Iceberg's file errors are given theirs; each
- * becomes the {@code SQLException} subclass its SQLState class calls for, with the cause chained.
+ * The one boundary where failures become {@link SQLException}s (and notices {@link SQLWarning}s):
+ * Floe's catalogued errors keep their SQLState; Calcite's parse and validation errors and Iceberg's
+ * file errors are given theirs; each becomes the {@code SQLException} subclass its SQLState class
+ * calls for, with the cause chained.
+ *
+ * <p>Floe checks what it can before it calls Calcite or Iceberg and raises its own {@link
+ * FloeError} (table and column names, INSERT column lists and VALUES rows, datetime literals,
+ * unbound parameters, result set labels). What only the dependency can tell (a name inside a
+ * query's scopes, a type Calcite cannot assign, a value that fails as the statement runs) is told
+ * apart here by the dependency's message, since Calcite gives its errors no code of their own (no
+ * upstream issue asks for one); each message matched is provoked by {@code DependencyMessagesTest},
+ * which fails when a new version words it otherwise.
  */
 public final class SqlErrors {
   private static final Pattern OBJECT_NOT_FOUND =
       Pattern.compile("(?:Object|Table) '([^']*)' not found.*");
-  private static final Pattern COLUMN_NOT_FOUND =
-      Pattern.compile("(?:Column '([^']*)' not found.*|Unknown target column '([^']*)'.*)");
+  private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found.*");
 
   private static final Pattern LABEL_NOT_FOUND = Pattern.compile("column '([^']*)' not found");
-  private static final Pattern REQUIRED_COLUMN =
-      Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
   private static final Pattern INSERT_INTO = Pattern.compile("(?i)\\bINSERT\\s+INTO\\s+([^\\s(]+)");
-  private static final Pattern ILLEGAL_DATETIME =
-      Pattern.compile("Illegal (?:DATE|TIME|TIMESTAMP)[A-Z_ ]* literal");
-
-  private static final Pattern DATETIME_FIELD =
-      Pattern.compile("(?:Year|Month|Day|Hour|Minute|Second) out of range: \\[");
-
-  private static final Pattern CLASS_CAST =
-      Pattern.compile("class ([\\w.$]+) cannot be cast to class ([\\w.$]+)");
 
   private SqlErrors() {}
 
@@ -86,6 +89,7 @@ public final class SqlErrors {
     NoClassDefFoundError missing = find(failure, NoClassDefFoundError.class);
     if (missing != null
         && !String.valueOf(missing.getMessage()).startsWith("Could not initialize")) {
+      // The JVM's words for a class whose initializer failed before (JLS 12.4.2): not missing.
       return create(
           FloeError.INCOMPLETE_DRIVER.sqlState(),
           FloeError.INCOMPLETE_DRIVER.format(
@@ -130,7 +134,8 @@ public final class SqlErrors {
     }
     if (compilerSays(failure, "grows beyond 64 KB")) {
       // Calcite compiles each statement to one Java method, and the JVM caps a method at 64 KB:
-      // an INSERT of a few thousand literal rows does not fit.
+      // an INSERT of a few thousand literal rows does not fit. Janino calls the cap a hard limit
+      // (janino-compiler/janino#18); Floe cannot tell the size of the code before it is generated.
       String sql = statement(failure);
       return create(
           FloeError.NOT_SUPPORTED.sqlState(),
@@ -140,19 +145,20 @@ public final class SqlErrors {
                   + (sql.length() > 120 ? sql.substring(0, 120) + " ..." : sql)),
           failure);
     }
-    Throwable parse = findByName(failure, "org.apache.calcite.sql.parser.SqlParseException");
+    SqlParseException parse = find(failure, SqlParseException.class);
     if (parse != null) {
       return create(
           FloeError.SYNTAX.sqlState(),
           FloeError.SYNTAX.format(firstLine(parse) + statement(failure)),
           failure);
     }
-    Throwable validation =
-        findByName(failure, "org.apache.calcite.sql.validate.SqlValidatorException");
+    SqlValidatorException validation = find(failure, SqlValidatorException.class);
     if (validation != null) {
       String message = validation.getMessage();
-      Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
+      CalciteContextException context = find(failure, CalciteContextException.class);
       String where = context == null ? message : context.getMessage();
+      // Names inside a query's scopes (a table alias, a column of a subquery) only the validator
+      // resolves; it tells what it could not find by its messages alone.
       Matcher table = OBJECT_NOT_FOUND.matcher(message);
       if (table.matches()) {
         return create(
@@ -165,46 +171,18 @@ public final class SqlErrors {
         return create(
             FloeError.COLUMN_NOT_FOUND.sqlState(), "Cannot find column: " + where, failure);
       }
-      Matcher required = REQUIRED_COLUMN.matcher(message);
-      if (required.matches()) {
-        return create(
-            FloeError.NULL_NOT_ALLOWED.sqlState(),
-            FloeError.NULL_NOT_ALLOWED.format(required.group(1)) + ": " + where,
-            failure);
-      }
-      if (message.startsWith("Cannot assign to target field")) {
-        return create(
-            FloeError.DATATYPE_MISMATCH.sqlState(), "Cannot assign value: " + where, failure);
-      }
       if (message.startsWith("Number of INSERT target columns")) {
+        // INSERT ... SELECT: Floe checks a VALUES row's length before validation, a query's
+        // column count only the validator knows (SELECT *).
         Matcher insert = INSERT_INTO.matcher(statement(failure));
         return create(
             FloeError.VALUE_COUNT.sqlState(),
             FloeError.VALUE_COUNT.format(insert.find() ? insert.group(1) : "the table", where),
             failure);
       }
-      if (message.startsWith("Illegal TIMESTAMP literal")
-          || message.startsWith("Illegal DATE literal")
-          || message.startsWith("Illegal TIME literal")) {
-        return create(FloeError.INVALID_DATETIME.sqlState(), where, failure);
-      }
       return create(FloeError.VALIDATION.sqlState(), FloeError.VALIDATION.format(where), failure);
     }
-    Throwable context = findByName(failure, "org.apache.calcite.runtime.CalciteContextException");
-    if (context != null && ILLEGAL_DATETIME.matcher(String.valueOf(context.getMessage())).find()) {
-      // A datetime literal Calcite refuses while converting the statement, not in validation.
-      return create(FloeError.INVALID_DATETIME.sqlState(), context.getMessage(), failure);
-    }
-    for (Throwable c = failure; c != null; c = c.getCause()) {
-      String m = String.valueOf(c.getMessage());
-      if (m.startsWith("Cannot convert ") && m.endsWith("due to overflow")) {
-        return create(
-            FloeError.NUMERIC_OUT_OF_RANGE.sqlState(),
-            "Numeric value out of range: " + m + statement(failure),
-            failure);
-      }
-    }
-    Throwable notFound = findByName(failure, "org.apache.iceberg.exceptions.NotFoundException");
+    NotFoundException notFound = find(failure, NotFoundException.class);
     if (notFound != null) {
       return create(FloeError.IO.sqlState(), "Cannot read file: " + notFound.getMessage(), failure);
     }
@@ -215,16 +193,6 @@ public final class SqlErrors {
       return create(
           FloeError.IO.sqlState(),
           "Cannot read or write file: " + unreadable.getMessage() + statement(failure),
-          failure);
-    }
-    IllegalArgumentException outOfRange = find(failure, IllegalArgumentException.class);
-    if (outOfRange != null
-        && DATETIME_FIELD.matcher(String.valueOf(outOfRange.getMessage())).lookingAt()) {
-      // Calcite's DateString and TimestampString refuse a field beyond its range (the year 99999).
-      return create(
-          FloeError.DATETIME_OVERFLOW.sqlState(),
-          FloeError.DATETIME_OVERFLOW.format(
-              "in " + statement(failure).replaceFirst("^ in: ", ""), outOfRange.getMessage()),
           failure);
     }
     Throwable arithmetic = find(failure, ArithmeticException.class);
@@ -257,18 +225,10 @@ public final class SqlErrors {
           "Cannot cast to a number: " + numberFormat.getMessage() + statement(failure),
           failure);
     }
-    Throwable unbound = findMessage(failure, "unbound parameter");
-    if (unbound != null) {
-      return create(
-          FloeError.PARAMETER_COUNT.sqlState(),
-          FloeError.PARAMETER_COUNT.format(
-              "a parameter is not set; bind every ? before running the statement"
-                  + statement(failure)),
-          failure);
-    }
     ExceptionInInitializerError init = find(failure, ExceptionInInitializerError.class);
     if (init != null && init.getCause() instanceof IllegalArgumentException) {
-      // A constant Calcite's generated code computes when it loads, such as a cast of a literal.
+      // A constant Calcite's generated code computes when it loads, such as a cast of a literal;
+      // Avatica's DateTimeUtils words a date it cannot read so.
       String message = String.valueOf(init.getCause().getMessage());
       return create(
           message.contains("field is out of range") || message.contains("Invalid DATE")
@@ -278,25 +238,14 @@ public final class SqlErrors {
           init.getCause());
     }
     ClassCastException cast = find(failure, ClassCastException.class);
-    if (cast != null && raisedIn(cast, "dev.floe.", "org.apache.iceberg.")) {
-      // Not a parameter of the statement's: Floe handed a library a value of the wrong class.
+    if (cast != null) {
+      // Parameters are assigned to their types when they are set, so a value of the wrong class
+      // is a defect: Floe's, or that of Calcite's generated code.
+      StackTraceElement[] trace = cast.getStackTrace();
       return create(
           FloeError.INTERNAL.sqlState(),
           FloeError.INTERNAL.format(
-              cast.getMessage() + " at " + cast.getStackTrace()[0] + statement(failure)),
-          failure);
-    }
-    if (cast != null) {
-      // A parameter bound with a value of another type than the statement expects.
-      String message = String.valueOf(cast.getMessage());
-      boolean text = message.startsWith("class java.lang.String ");
-      return create(
-          text ? FloeError.INVALID_CAST.sqlState() : FloeError.PARAMETER_TYPE.sqlState(),
-          text
-              ? FloeError.INVALID_CAST.format(
-                  "a character value",
-                  "the statement expects another type there" + statement(failure))
-              : FloeError.PARAMETER_TYPE.format("value", expected(message) + statement(failure)),
+              cast.getMessage() + (trace.length > 0 ? " at " + trace[0] : "") + statement(failure)),
           failure);
     }
     Throwable unsupported = find(failure, UnsupportedOperationException.class);
@@ -331,8 +280,10 @@ public final class SqlErrors {
 
   /**
    * Gives a SQLState to an exception Calcite or Avatica threw without one: features they lack are
-   * 0A000, conversions they cannot make 22018, unknown column labels 42S22, a cancelled statement
-   * 57014, use after close 08003.
+   * 0A000, conversions they cannot make 22018, unknown column labels of metadata result sets (which
+   * are Avatica's, and resolve labels themselves) 42S22. (Floe's own objects refuse a call after
+   * close, result sets an unknown label and statements their cancellation before Avatica sees
+   * them.)
    */
   private static SQLException stateless(SQLException e) {
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -348,15 +299,6 @@ public final class SqlErrors {
           FloeError.COLUMN_NOT_FOUND.sqlState(),
           FloeError.COLUMN_NOT_FOUND.format("'" + label.group(1) + "' in the result set"),
           e);
-    }
-    if (message.equals("Statement canceled")) {
-      return create(
-          FloeError.CANCELLED.sqlState(),
-          FloeError.CANCELLED.format("the statement was cancelled"),
-          e);
-    }
-    if (message.endsWith(" closed") || message.endsWith(" is closed")) {
-      return create(FloeError.CLOSED.sqlState(), message, e);
     }
     return create(FloeError.INTERNAL.sqlState(), FloeError.INTERNAL.format(message), e);
   }
@@ -411,6 +353,11 @@ public final class SqlErrors {
     return e;
   }
 
+  /** A notice that is no failure (01000): a procedure's progress, a step DDL took. */
+  public static SQLWarning warning(String message) {
+    return new SQLWarning(message, FloeError.WARNING.sqlState());
+  }
+
   /** Creates the SQLException of a catalogued error. */
   public static SQLException of(FloeError error, Object... args) {
     return create(error.sqlState(), error.format(args), null);
@@ -441,20 +388,6 @@ public final class SqlErrors {
     return "";
   }
 
-  /** Whether an exception was thrown by a class of one of these packages. */
-  private static boolean raisedIn(Throwable t, String... packages) {
-    StackTraceElement[] trace = t.getStackTrace();
-    if (trace.length == 0) {
-      return false;
-    }
-    for (String p : packages) {
-      if (trace[0].getClassName().startsWith(p)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static String firstLine(Throwable t) {
     String message = String.valueOf(t.getMessage());
     int newline = message.indexOf('\n');
@@ -476,7 +409,8 @@ public final class SqlErrors {
   /** Whether Janino, which compiles Calcite's generated code, failed saying {@code text}. */
   private static boolean compilerSays(Throwable t, String text) {
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c.getClass().getName().startsWith("org.codehaus.")
+      if ((c instanceof org.codehaus.commons.compiler.CompileException
+              || c instanceof org.codehaus.commons.compiler.InternalCompilerException)
           && c.getMessage() != null
           && c.getMessage().contains(text)) {
         return true;
@@ -486,40 +420,5 @@ public final class SqlErrors {
       }
     }
     return false;
-  }
-
-  /** The first throwable in a cause chain whose message contains a text, or null. */
-  private static Throwable findMessage(Throwable t, String text) {
-    for (Throwable at = t; at != null; at = at.getCause()) {
-      if (at.getMessage() != null && at.getMessage().contains(text)) {
-        return at;
-      }
-      if (at.getCause() == at) {
-        break;
-      }
-    }
-    return null;
-  }
-
-  /** "a value of type X where the statement expects Y", from a ClassCastException's message. */
-  private static String expected(String message) {
-    Matcher m = CLASS_CAST.matcher(message);
-    return m.find()
-        ? "a " + m.group(1) + " where the statement expects a " + m.group(2)
-        : "a value of a type the statement does not expect there";
-  }
-
-  private static Throwable findByName(Throwable t, String className) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      for (Class<?> k = c.getClass(); k != null; k = k.getSuperclass()) {
-        if (k.getName().equals(className)) {
-          return c;
-        }
-      }
-      if (c.getCause() == c) {
-        break;
-      }
-    }
-    return null;
   }
 }

@@ -377,10 +377,9 @@ public final class Ddl {
     }
     if (!said.isEmpty()) {
       warning =
-          new SQLWarning(
+          SqlErrors.warning(
               FloeError.WARNING.format(
-                  "Dropped table " + String.join(".", path) + ", " + String.join("; ", said)),
-              FloeError.WARNING.sqlState());
+                  "Dropped table " + String.join(".", path) + ", " + String.join("; ", said)));
     }
   }
 

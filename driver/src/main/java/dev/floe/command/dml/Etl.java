@@ -300,7 +300,7 @@ public final class Etl {
     Type.TypeID type = field.type().typeId();
     SqlTypeName kind = literal.getTypeName();
     if (literal instanceof SqlUnknownLiteral) {
-      DatetimeLiterals.checkRange(literal);
+      DatetimeLiterals.check(literal);
       // DATE '...' and TIMESTAMP '...' are typed only by validation; their tag says which.
       String tag = ((SqlUnknownLiteral) literal).tag.toUpperCase(Locale.ROOT);
       kind =

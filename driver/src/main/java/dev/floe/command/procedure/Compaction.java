@@ -4,7 +4,6 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.write.LakeWrites;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-import org.apache.calcite.sql.SqlNode;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -46,27 +44,25 @@ import org.apache.iceberg.util.StructLikeWrapper;
 final class Compaction {
   private final Table table;
   private final String name;
-  private final ZoneId zone;
   private final Consumer<String> progress;
 
   /**
-   * @param zone the session time zone, for TIMESTAMP literals in the WHERE clause
    * @param progress receives one line per committed group
    */
-  Compaction(Table table, String name, ZoneId zone, Consumer<String> progress) {
+  Compaction(Table table, String name, Consumer<String> progress) {
     this.table = table;
     this.name = name;
-    this.zone = zone;
     this.progress = progress;
   }
 
   /** One partition's files to rewrite. */
   private record Group(List<Object> partition, List<FileScanTask> tasks) {}
 
-  Maintenance.Result run(long threshold, SqlNode where, boolean dryRun) {
+  /**
+   * @param predicate the partitions optimize's WHERE selects, or null for all
+   */
+  Maintenance.Result run(long threshold, PartitionPredicate predicate, boolean dryRun) {
     table.refresh();
-    PartitionPredicate predicate =
-        where == null ? null : new PartitionPredicate(table, name, where, zone);
     Snapshot snapshot = table.currentSnapshot();
     long rewritten = 0;
     long removedDeletes = 0;

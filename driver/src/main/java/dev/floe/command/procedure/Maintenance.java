@@ -185,12 +185,14 @@ public final class Maintenance {
         case OPTIMIZE_MANIFESTS ->
             new Cleanup(table, name, path, folders, ownership, this::warn).optimizeManifests();
         case OPTIMIZE ->
-            new Compaction(table, name, session().timeZone().toZoneId(), this::warn)
+            new Compaction(table, name, this::warn)
                 .run(
                     arguments.has("file_size_threshold")
                         ? (Long) arguments.values().get("file_size_threshold")
                         : 100L * 1024 * 1024,
-                    call.where,
+                    call.where == null
+                        ? null
+                        : PartitionPredicate.of(connection, table, name, call.table, call.where),
                     dryRun);
         case ROLLBACK_TO_SNAPSHOT ->
             SnapshotRefs.rollbackTo(table, name, arguments.integer("snapshot_id", 0));
@@ -226,7 +228,7 @@ public final class Maintenance {
   }
 
   private void warn(String line) {
-    SQLWarning next = new SQLWarning(line, FloeError.WARNING.sqlState());
+    SQLWarning next = SqlErrors.warning(line);
     if (warning == null) {
       warning = next;
     } else {
@@ -445,7 +447,7 @@ public final class Maintenance {
   /** A TIMESTAMP literal as epoch milliseconds, read in the session's time zone. */
   private Long timestamp(SqlNode node) {
     if (node instanceof SqlUnknownLiteral unknown && unknown.tag.equalsIgnoreCase("TIMESTAMP")) {
-      DatetimeLiterals.checkRange(unknown);
+      DatetimeLiterals.check(unknown);
       try {
         node = unknown.resolve(SqlTypeName.TIMESTAMP);
       } catch (RuntimeException e) {

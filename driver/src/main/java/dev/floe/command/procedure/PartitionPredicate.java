@@ -1,42 +1,40 @@
 package dev.floe.command.procedure;
 
+import dev.floe.command.CommandContext;
 import dev.floe.error.FloeError;
+import dev.floe.error.SqlErrors;
+import dev.floe.planner.adapter.LakeTableScan;
 import dev.floe.planner.adapter.RexToIceberg;
 import dev.floe.planner.adapter.SqlNames;
 import dev.floe.planner.name.ColumnNames;
-import dev.floe.planner.type.DatetimeLiterals;
-import dev.floe.planner.type.LakeJavaTypeFactory;
-import dev.floe.planner.type.TemporalValues;
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.time.ZoneId;
+import dev.floe.planner.parser.FloeParser;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlAbstractDateTimeLiteral;
-import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlCharStringLiteral;
+import java.util.function.Consumer;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlExplainFormat;
+import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.SqlUnknownLiteral;
-import org.apache.calcite.sql.fun.SqlBetweenOperator;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.util.BitString;
-import org.apache.calcite.util.DateString;
-import org.apache.calcite.util.TimeString;
-import org.apache.calcite.util.TimestampString;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
@@ -46,43 +44,181 @@ import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.Projections;
-import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * The {@code WHERE} clause of {@code optimize} (docs/maintenance.md, "Maintenance"): a predicate on
- * partition source columns, compared with literals, that selects whole partitions. It is translated
- * into an Iceberg expression and decided per partition through the partition transforms: a
- * partition is selected when the strict projection holds, skipped when the inclusive one fails, and
- * a partition that holds both matching and other rows refuses the statement, since compaction
- * rewrites whole partitions.
+ * partition source columns that selects whole partitions. It is validated and converted as the
+ * query {@code SELECT * FROM t WHERE <predicate>} is, by Calcite with Floe's names, types and
+ * literals, and its condition becomes an Iceberg expression through the scans' translator ({@link
+ * RexToIceberg}, over partition values). A partition is selected when the expression's strict
+ * projection holds, skipped when the inclusive one fails, and a partition that holds both matching
+ * and other rows refuses the statement, since compaction rewrites whole partitions.
  */
 final class PartitionPredicate {
   private static final String FORMS =
-      "optimize's WHERE compares partition columns with literals, through =, <>, <, <=, >, >=,"
-          + " IN, BETWEEN, IS [NOT] NULL, AND, OR and NOT";
+      "optimize's WHERE compares partition columns with literals of their types through =, <>,"
+          + " <, <=, >, >=, IN and BETWEEN, tests them with IS NULL and IS NOT NULL, and joins"
+          + " those with AND, OR and NOT";
+
+  /** SQL as Floe's parser reads it: double-quoted names, case kept. */
+  private static final SqlDialect DIALECT =
+      new SqlDialect(
+          SqlDialect.EMPTY_CONTEXT
+              .withIdentifierQuoteString("\"")
+              .withUnquotedCasing(Casing.UNCHANGED)
+              .withQuotedCasing(Casing.UNCHANGED)
+              .withCaseSensitive(true));
 
   private final Table table;
   private final String name;
-  private final ZoneId zone;
-  private final Set<String> columns = new LinkedHashSet<>();
   private final Expression expression;
   private final Map<Integer, Evaluator[]> evaluators = new HashMap<>();
 
-  /** Builds the literals handed to the one conversion; holds no state of a statement. */
-  private static final RexBuilder REX = new RexBuilder(new LakeJavaTypeFactory());
-
-  /**
-   * @param where the parsed predicate
-   * @param zone the session time zone, in which TIMESTAMP literals compared with a TIMESTAMP WITH
-   *     LOCAL TIME ZONE column are read
-   */
-  PartitionPredicate(Table table, String name, SqlNode where, ZoneId zone) {
+  private PartitionPredicate(Table table, String name, Expression expression) {
     this.table = table;
     this.name = name;
-    this.zone = zone;
-    this.expression = translate(where);
-    checkPartitionColumns();
+    this.expression = expression;
+  }
+
+  /**
+   * The predicate of an optimize statement's WHERE clause on a table.
+   *
+   * @param tableName the table as the statement names it, resolved as the query's FROM is
+   * @throws SQLException as the query would fail (42S22 for an unknown column, 22007 for a bad
+   *     literal, ...), or 42000 for a predicate on other columns than the partition columns or one
+   *     that cannot be decided per partition
+   */
+  static PartitionPredicate of(
+      CommandContext connection, Table table, String name, SqlIdentifier tableName, SqlNode where)
+      throws SQLException {
+    Set<String> sources = partitionColumns(table);
+    if (sources.isEmpty()) {
+      throw refused(
+          name,
+          "the table is not partitioned, so a WHERE clause cannot select partitions; run optimize"
+              + " without WHERE");
+    }
+    resolveColumns(table, name, where);
+    RelNode plan = plan(connection, tableName, where);
+    Expression expression;
+    if (plan instanceof Values values && values.getTuples().isEmpty()) {
+      expression = Expressions.alwaysFalse(); // a predicate Calcite finds always false
+    } else if (plan instanceof LakeTableScan) {
+      expression = Expressions.alwaysTrue(); // one it finds always true
+    } else if (plan instanceof Filter filter && filter.getInput() instanceof LakeTableScan scan) {
+      checkColumns(name, scan, filter, sources);
+      RexToIceberg.Split split =
+          RexToIceberg.onPartitions(
+                  filter.getCluster().getRexBuilder(),
+                  scan.schema(),
+                  scan.spec().columns(),
+                  scan.spec().session().timeZone().toZoneId())
+              .split(filter.getCondition());
+      if (!split.remaining().isEmpty()) {
+        throw refused(name, FORMS + "; not " + where);
+      }
+      expression = split.pushed();
+    } else {
+      throw refused(name, FORMS + "; not " + where);
+    }
+    return new PartitionPredicate(table, name, expression);
+  }
+
+  /**
+   * The logical plan of {@code SELECT * FROM table WHERE where}, as Calcite converts it (an EXPLAIN
+   * of it, which Floe never keeps in its plan cache), below its projection.
+   */
+  private static RelNode plan(CommandContext connection, SqlIdentifier tableName, SqlNode where)
+      throws SQLException {
+    SqlParserPos pos = where.getParserPosition();
+    SqlSelect query =
+        SqlNames.selectAll(pos, tableName.clone(tableName.getParserPosition()), where);
+    SqlExplain explain =
+        new SqlExplain(
+            pos,
+            query,
+            SqlLiteral.createSymbol(SqlExplainLevel.EXPPLAN_ATTRIBUTES, pos),
+            SqlLiteral.createSymbol(SqlExplain.Depth.LOGICAL, pos),
+            SqlLiteral.createSymbol(SqlExplainFormat.TEXT, pos),
+            0);
+    // The tree is offered to Calcite, which plans it without parsing this text again; the text,
+    // Floe's SQL with names quoted as written, is what messages quote.
+    String sql =
+        explain.toSqlString(c -> c.withDialect(DIALECT).withQuoteAllIdentifiers(false)).getSql();
+    List<RelNode> converted = new ArrayList<>();
+    try (Hook.Closeable hook = Hook.CONVERTED.addThread((Consumer<RelNode>) converted::add);
+        FloeParser.Offer offered = FloeParser.offerParsed(sql, explain);
+        Statement statement = connection.calciteStatement();
+        PreparedStatement prepared = statement.getConnection().prepareStatement(sql)) {
+      // planned, never run
+    } catch (SQLException e) {
+      throw SqlErrors.toSql(e); // as the query fails: an unknown column, a bad comparison, ...
+    }
+    if (converted.isEmpty()) {
+      throw SqlErrors.of(FloeError.INTERNAL, "optimize's WHERE was not planned: " + sql);
+    }
+    RelNode plan = converted.get(converted.size() - 1);
+    while (plan instanceof Project) {
+      plan = plan.getInput(0);
+    }
+    return plan;
+  }
+
+  /**
+   * Resolves the columns the predicate names by the one resolver of column names ({@link
+   * ColumnNames}: quoted exactly, unquoted ignoring case), each replaced by its exact name, before
+   * Calcite validates it.
+   */
+  private static void resolveColumns(Table table, String name, SqlNode where) {
+    where.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlIdentifier identifier) {
+            if (identifier.names.size() == 1 && !identifier.isStar()) {
+              Types.NestedField field =
+                  ColumnNames.field(
+                      table.schema().columns(), SqlNames.part(identifier), "table " + name);
+              identifier.setNames(
+                  List.of(field.name()), List.of(identifier.getParserPosition().withQuoting(true)));
+            }
+            return null;
+          }
+        });
+  }
+
+  /** Refuses a condition on a column that is no partition column's source. */
+  private static void checkColumns(
+      String name, LakeTableScan scan, Filter filter, Set<String> sources) {
+    List<String> fields = scan.getRowType().getFieldNames();
+    for (int field : RelOptUtil.InputFinder.bits(filter.getCondition())) {
+      String column = fields.get(field);
+      if (!sources.contains(column)) {
+        throw refused(
+            name,
+            "column "
+                + column
+                + " is not a partition column; optimize's WHERE may only name the columns the"
+                + " table is partitioned by: "
+                + String.join(", ", sources));
+      }
+    }
+  }
+
+  /** The source columns of the current partition spec's fields that are not void. */
+  private static Set<String> partitionColumns(Table table) {
+    Schema schema = table.schema();
+    Set<String> sources = new LinkedHashSet<>();
+    for (PartitionField field : table.spec().fields()) {
+      if (!field.transform().isVoid()) {
+        sources.add(schema.findColumnName(field.sourceId()));
+      }
+    }
+    return sources;
+  }
+
+  private static RuntimeException refused(String name, String reason) {
+    return FloeError.PROCEDURE.error("optimize on " + name, reason);
   }
 
   /**
@@ -108,273 +244,12 @@ final class PartitionPredicate {
       return true;
     }
     PartitionSpec spec = table.specs().get(file.specId());
-    throw FloeError.PROCEDURE.error(
-        "optimize on " + name,
+    throw refused(
+        name,
         "the WHERE clause does not select whole partitions: partition "
             + spec.partitionToPath(file.partition())
             + " holds rows it may match and rows it does not; compaction rewrites whole"
             + " partitions, so write the predicate on the partition boundaries (for a day"
             + " partition of ts: ts >= TIMESTAMP '2024-01-02 00:00:00')");
-  }
-
-  private void checkPartitionColumns() {
-    PartitionSpec spec = table.spec();
-    Schema schema = table.schema();
-    Set<String> sources = new LinkedHashSet<>();
-    for (PartitionField field : spec.fields()) {
-      if (!field.transform().isVoid()) {
-        sources.add(schema.findColumnName(field.sourceId()));
-      }
-    }
-    if (sources.isEmpty()) {
-      throw FloeError.PROCEDURE.error(
-          "optimize on " + name,
-          "the table is not partitioned, so a WHERE clause cannot select partitions; run optimize"
-              + " without WHERE");
-    }
-    for (String column : columns) {
-      if (!sources.contains(column)) {
-        throw FloeError.PROCEDURE.error(
-            "optimize on " + name,
-            "column "
-                + column
-                + " is not a partition column; optimize's WHERE may only name the columns the"
-                + " table is partitioned by: "
-                + String.join(", ", sources));
-      }
-    }
-  }
-
-  private Expression translate(SqlNode node) {
-    if (node instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BOOLEAN) {
-      return literal.booleanValue() ? Expressions.alwaysTrue() : Expressions.alwaysFalse();
-    }
-    if (!(node instanceof SqlCall call)) {
-      throw unsupported(node);
-    }
-    List<SqlNode> operands = call.getOperandList();
-    SqlKind kind = call.getKind();
-    switch (kind) {
-      case AND:
-        {
-          Expression result = Expressions.alwaysTrue();
-          for (SqlNode operand : operands) {
-            result = Expressions.and(result, translate(operand));
-          }
-          return result;
-        }
-      case OR:
-        {
-          Expression result = Expressions.alwaysFalse();
-          for (SqlNode operand : operands) {
-            result = Expressions.or(result, translate(operand));
-          }
-          return result;
-        }
-      case NOT:
-        return Expressions.not(translate(operands.get(0)));
-      case IS_NULL:
-        return Expressions.isNull(column(operands.get(0)).name());
-      case IS_NOT_NULL:
-        return Expressions.notNull(column(operands.get(0)).name());
-      case EQUALS:
-      case NOT_EQUALS:
-      case LESS_THAN:
-      case LESS_THAN_OR_EQUAL:
-      case GREATER_THAN:
-      case GREATER_THAN_OR_EQUAL:
-        return comparison(kind, operands.get(0), operands.get(1), call);
-      case IN:
-      case NOT_IN:
-        {
-          Types.NestedField column = column(operands.get(0));
-          if (!(operands.get(1) instanceof SqlNodeList list)) {
-            throw unsupported(call);
-          }
-          List<Object> values = new ArrayList<>();
-          for (SqlNode item : list) {
-            values.add(value(column, item));
-          }
-          Expression in = Expressions.in(column.name(), values);
-          return kind == SqlKind.IN ? in : Expressions.not(in);
-        }
-      case BETWEEN:
-        {
-          if (((SqlBetweenOperator) call.getOperator()).flag == SqlBetweenOperator.Flag.SYMMETRIC) {
-            throw unsupported(call);
-          }
-          Types.NestedField column = column(operands.get(0));
-          Expression between =
-              Expressions.and(
-                  Expressions.greaterThanOrEqual(column.name(), value(column, operands.get(1))),
-                  Expressions.lessThanOrEqual(column.name(), value(column, operands.get(2))));
-          return ((SqlBetweenOperator) call.getOperator()).isNegated()
-              ? Expressions.not(between)
-              : between;
-        }
-      default:
-        throw unsupported(call);
-    }
-  }
-
-  private Expression comparison(SqlKind kind, SqlNode left, SqlNode right, SqlCall call) {
-    if (!(left instanceof SqlIdentifier)) {
-      if (!(right instanceof SqlIdentifier)) {
-        throw unsupported(call);
-      }
-      return comparison(kind.reverse(), right, left, call);
-    }
-    Types.NestedField column = column(left);
-    Object value = value(column, right);
-    String c = column.name();
-    return switch (kind) {
-      case EQUALS -> Expressions.equal(c, value);
-      case NOT_EQUALS -> Expressions.notEqual(c, value);
-      case LESS_THAN -> Expressions.lessThan(c, value);
-      case LESS_THAN_OR_EQUAL -> Expressions.lessThanOrEqual(c, value);
-      case GREATER_THAN -> Expressions.greaterThan(c, value);
-      default -> Expressions.greaterThanOrEqual(c, value);
-    };
-  }
-
-  /** A top-level column: quoted names exactly, unquoted ones case-insensitively. */
-  private Types.NestedField column(SqlNode node) {
-    if (!(node instanceof SqlIdentifier identifier)) {
-      throw unsupported(node);
-    }
-    String given = identifier.names.get(identifier.names.size() - 1);
-    if (identifier.names.size() > 1 || identifier.isStar()) {
-      throw FloeError.PROCEDURE.error(
-          "optimize on " + name, "name the partition column " + given + " without a qualifier");
-    }
-    Types.NestedField field =
-        ColumnNames.field(table.schema().columns(), SqlNames.part(identifier), "table " + name);
-    columns.add(field.name());
-    return field;
-  }
-
-  /** A literal as the Iceberg value of the column's type; 42804 when the types differ. */
-  private Object value(Types.NestedField column, SqlNode node) {
-    boolean negative = false;
-    if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
-      negative = true;
-      node = call.operand(0);
-    }
-    if (node instanceof SqlUnknownLiteral unknown
-        && unknown.tag.equalsIgnoreCase("UUID")
-        && column.type().typeId() == Type.TypeID.UUID
-        && !negative) {
-      try {
-        return java.util.UUID.fromString(unknown.getValue().trim());
-      } catch (IllegalArgumentException e) {
-        throw FloeError.INVALID_CAST.error(unknown.toString(), "it is not a valid UUID");
-      }
-    }
-    if (node instanceof SqlUnknownLiteral unknown) {
-      node = resolve(column, unknown);
-    }
-    if (!(node instanceof SqlLiteral literal)) {
-      throw unsupported(node);
-    }
-    if (literal.getTypeName() == SqlTypeName.NULL) {
-      throw FloeError.PROCEDURE.error(
-          "optimize on " + name, "compare with IS NULL, not with NULL: " + column.name());
-    }
-    Type type = column.type();
-    Object value =
-        type.typeId() == Type.TypeID.BINARY || type.typeId() == Type.TypeID.FIXED
-            ? (negative ? null : binary(type, literal))
-            : RexToIceberg.value(rex(literal, negative, type), type, zone);
-    if (value == null) {
-      throw FloeError.COMPARISON_TYPE.error(
-          column.name() + " of type " + type + " in table " + name,
-          "the value " + (negative ? "-" : "") + node + " is not of that type");
-    }
-    return value;
-  }
-
-  /**
-   * A literal as the scan's filters hold it, for the one conversion to Iceberg values ({@link
-   * RexToIceberg#value}); a DATE compared with a timestamp column is its midnight, and a TIMESTAMP
-   * WITH LOCAL TIME ZONE literal a wall-clock time in the session zone.
-   */
-  private RexNode rex(SqlLiteral literal, boolean negative, Type type) {
-    if (literal instanceof SqlNumericLiteral number) {
-      BigDecimal value = number.getValueAs(BigDecimal.class);
-      value = negative ? value.negate() : value;
-      return number.isExact() ? REX.makeExactLiteral(value) : REX.makeApproxLiteral(value);
-    }
-    if (negative) {
-      return REX.makeNullLiteral(REX.getTypeFactory().createSqlType(SqlTypeName.NULL));
-    }
-    switch (literal.getTypeName()) {
-      case BOOLEAN:
-        return REX.makeLiteral(literal.booleanValue());
-      case DATE:
-        {
-          DateString date = literal.getValueAs(DateString.class);
-          boolean timestamp =
-              type.typeId() == Type.TypeID.TIMESTAMP || type.typeId() == Type.TypeID.TIMESTAMP_NANO;
-          return timestamp
-              ? REX.makeTimestampLiteral(
-                  TimestampString.fromMillisSinceEpoch(date.getMillisSinceEpoch()), 0)
-              : REX.makeDateLiteral(date);
-        }
-      case TIME:
-        return REX.makeTimeLiteral(
-            literal.getValueAs(TimeString.class), ((SqlAbstractDateTimeLiteral) literal).getPrec());
-      case TIMESTAMP:
-        return REX.makeTimestampLiteral(
-            literal.getValueAs(TimestampString.class),
-            ((SqlAbstractDateTimeLiteral) literal).getPrec());
-      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-        {
-          Instant instant =
-              TemporalValues.parse(literal.getValueAs(TimestampString.class).toString())
-                  .atZone(zone)
-                  .toInstant();
-          return REX.makeTimestampWithLocalTimeZoneLiteral(
-              TimestampString.fromMillisSinceEpoch(instant.toEpochMilli())
-                  .withNanos(instant.getNano()),
-              ((SqlAbstractDateTimeLiteral) literal).getPrec());
-        }
-      default:
-        return literal instanceof SqlCharStringLiteral
-            ? REX.makeLiteral(literal.getValueAs(String.class))
-            : REX.makeNullLiteral(REX.getTypeFactory().createSqlType(SqlTypeName.NULL));
-    }
-  }
-
-  /** A binary literal for a BINARY or FIXED column (scans do not push binary comparisons). */
-  private static Object binary(Type type, SqlLiteral literal) {
-    if (literal.getTypeName() != SqlTypeName.BINARY) {
-      return null;
-    }
-    byte[] bytes = literal.getValueAs(BitString.class).getAsByteArray();
-    return type.typeId() == Type.TypeID.FIXED && bytes.length != ((Types.FixedType) type).length()
-        ? null
-        : ByteBuffer.wrap(bytes);
-  }
-
-  /** Resolves {@code DATE '...'} and {@code TIMESTAMP '...'} as the parser leaves them. */
-  private SqlNode resolve(Types.NestedField column, SqlUnknownLiteral unknown) {
-    String tag = unknown.tag.toUpperCase(Locale.ROOT);
-    SqlTypeName type =
-        tag.equals("TIMESTAMP WITH LOCAL TIME ZONE")
-            ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
-            : SqlTypeName.get(tag);
-    if (type == null) {
-      throw unsupported(unknown);
-    }
-    DatetimeLiterals.checkRange(unknown);
-    try {
-      return unknown.resolve(type);
-    } catch (RuntimeException e) {
-      throw FloeError.INVALID_DATETIME.error(unknown.toString(), "it is not a valid " + type);
-    }
-  }
-
-  private RuntimeException unsupported(SqlNode node) {
-    return FloeError.PROCEDURE.error("optimize on " + name, FORMS + "; not " + node);
   }
 }

@@ -25,10 +25,12 @@ import org.apache.iceberg.types.Types;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Translates a Calcite filter into an Iceberg expression, conjunct by conjunct. What translates
- * exactly is <em>pushed</em> (Iceberg then prunes partitions, manifests, files and row groups, and
- * the scan evaluates the rest row by row); what does not stays <em>remaining</em> as a filter above
- * the scan. Comparisons carry {@code notNull} so SQL's three-valued logic is kept.
+ * Translates a Calcite filter into an Iceberg expression, conjunct by conjunct: the one translator
+ * of SQL conditions to Iceberg, for scan pushdown and for optimize's WHERE ({@link #onPartitions}).
+ * What translates exactly is <em>pushed</em> (Iceberg then prunes partitions, manifests, files and
+ * row groups, and the scan evaluates the rest row by row); what does not stays <em>remaining</em>
+ * as a filter above the scan. Comparisons carry {@code notNull} so SQL's three-valued logic is
+ * kept.
  */
 public final class RexToIceberg {
   /** The result: the pushed Iceberg expression and the conjuncts left for Calcite. */
@@ -39,22 +41,54 @@ public final class RexToIceberg {
     }
   }
 
+  private static final java.util.Set<SqlKind> BINARY_COMPARISONS =
+      java.util.EnumSet.of(
+          SqlKind.EQUALS,
+          SqlKind.NOT_EQUALS,
+          SqlKind.LESS_THAN,
+          SqlKind.LESS_THAN_OR_EQUAL,
+          SqlKind.GREATER_THAN,
+          SqlKind.GREATER_THAN_OR_EQUAL);
+
   private final RexBuilder rexBuilder;
   private final Schema schema;
   private final List<Integer> columns;
   private final java.time.ZoneId sessionZone;
+  private final boolean partitions;
 
   /**
+   * A translator for a scan's filter, whose pushed expression Iceberg evaluates on rows too.
+   *
    * @param schema the table schema
    * @param columns for each scan output field, the index of its top-level table column (-1 for
    *     fields that are not table columns)
    */
   public RexToIceberg(
       RexBuilder rexBuilder, Schema schema, List<Integer> columns, java.time.ZoneId sessionZone) {
+    this(rexBuilder, schema, columns, sessionZone, false);
+  }
+
+  private RexToIceberg(
+      RexBuilder rexBuilder,
+      Schema schema,
+      List<Integer> columns,
+      java.time.ZoneId sessionZone,
+      boolean partitions) {
     this.rexBuilder = rexBuilder;
     this.schema = schema;
     this.columns = columns;
     this.sessionZone = sessionZone;
+    this.partitions = partitions;
+  }
+
+  /**
+   * A translator for a condition decided on partition values alone (optimize's WHERE): equality of
+   * binary and UUID columns translates too, since Iceberg compares the partition values as it
+   * stores them, while a scan leaves those comparisons to Calcite.
+   */
+  public static RexToIceberg onPartitions(
+      RexBuilder rexBuilder, Schema schema, List<Integer> columns, java.time.ZoneId sessionZone) {
+    return new RexToIceberg(rexBuilder, schema, columns, sessionZone, true);
   }
 
   /** Splits a condition into what can be pushed and what remains. */
@@ -128,7 +162,7 @@ public final class RexToIceberg {
       case LESS_THAN_OR_EQUAL:
       case GREATER_THAN:
       case GREATER_THAN_OR_EQUAL:
-        return comparison(call);
+        return comparison(call, call.getKind());
       case LIKE:
         return prefixRange(call, false);
       default:
@@ -148,6 +182,10 @@ public final class RexToIceberg {
     if (operand.getKind() == SqlKind.LIKE) {
       return prefixRange((RexCall) operand, true);
     }
+    if (operand instanceof RexCall call && BINARY_COMPARISONS.contains(call.getKind())) {
+      // NOT (a = b) is a <> b, NULL when either is: negated, the comparison keeps its notNull.
+      return comparison(call, call.getKind().negateNullSafe());
+    }
     if (operand instanceof RexInputRef && isBoolean(operand)) {
       String name = column(operand);
       return name == null ? null : Expressions.equal(name, false);
@@ -155,10 +193,9 @@ public final class RexToIceberg {
     return null;
   }
 
-  private @Nullable Expression comparison(RexCall call) {
+  private @Nullable Expression comparison(RexCall call, SqlKind kind) {
     RexNode left = call.getOperands().get(0);
     RexNode right = call.getOperands().get(1);
-    SqlKind kind = call.getKind();
     if (column(left) == null && column(right) != null) {
       RexNode swap = left;
       left = right;
@@ -173,6 +210,14 @@ public final class RexToIceberg {
     if (type.typeId() == Type.TypeID.FLOAT || type.typeId() == Type.TypeID.DOUBLE) {
       // Iceberg compares floating-point values in a total order (-0.0 < 0.0, NaN above all), SQL
       // numerically (-0.0 = 0.0, NaN matches no comparison): pushed, `f = 0` would miss -0.0.
+      return null;
+    }
+    boolean bytes =
+        type.typeId() == Type.TypeID.BINARY
+            || type.typeId() == Type.TypeID.FIXED
+            || type.typeId() == Type.TypeID.UUID;
+    if (bytes && !(partitions && (kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS))) {
+      // Only equality: the order of bytes and UUIDs is Iceberg's own, not necessarily SQL's.
       return null;
     }
     Object value = value(right, type, sessionZone);
@@ -353,6 +398,23 @@ public final class RexToIceberg {
         }
       case STRING:
         return SqlTypeName.CHAR_TYPES.contains(sqlType) ? literal.getValueAs(String.class) : null;
+      case BINARY:
+      case FIXED:
+        {
+          if (!SqlTypeName.BINARY_TYPES.contains(sqlType)) {
+            return null;
+          }
+          org.apache.calcite.avatica.util.ByteString bytes =
+              literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class);
+          if (bytes == null
+              || (type.typeId() == Type.TypeID.FIXED
+                  && bytes.length() != ((Types.FixedType) type).length())) {
+            return null;
+          }
+          return java.nio.ByteBuffer.wrap(bytes.getBytes());
+        }
+      case UUID:
+        return sqlType == SqlTypeName.UUID ? literal.getValueAs(java.util.UUID.class) : null;
       case DATE:
         {
           if (sqlType != SqlTypeName.DATE) {
@@ -381,7 +443,21 @@ public final class RexToIceberg {
               type instanceof Types.TimestampType
                   ? ((Types.TimestampType) type).shouldAdjustToUTC()
                   : ((Types.TimestampNanoType) type).shouldAdjustToUTC();
-          TimestampString ts = literal.getValueAs(TimestampString.class);
+          TimestampString ts;
+          if (sqlType == SqlTypeName.DATE) {
+            // a DATE compared with a timestamp is its midnight (Calcite casts it so)
+            DateString date = literal.getValueAs(DateString.class);
+            if (date == null) {
+              return null;
+            }
+            ts = TimestampString.fromMillisSinceEpoch(date.getMillisSinceEpoch());
+            sqlType = SqlTypeName.TIMESTAMP;
+          } else if (sqlType == SqlTypeName.TIMESTAMP
+              || sqlType == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            ts = literal.getValueAs(TimestampString.class);
+          } else {
+            return null;
+          }
           if (ts == null) {
             return null;
           }

@@ -24,6 +24,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -75,6 +76,26 @@ public final class SqlNames {
       }
     }
     return first;
+  }
+
+  /**
+   * {@code SELECT * FROM from [WHERE where]}: a view's rows, or the rows optimize's WHERE picks.
+   */
+  public static SqlSelect selectAll(SqlParserPos pos, SqlNode from, @Nullable SqlNode where) {
+    return new SqlSelect(
+        pos,
+        null,
+        new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos),
+        from,
+        where,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   /** The last part of an identifier as written (a column's name): text, and whether quoted. */
@@ -394,13 +415,24 @@ public final class SqlNames {
       SqlNode source = insert.getSource();
       if (source.getKind() == SqlKind.VALUES) {
         for (SqlNode row : ((SqlCall) source).getOperandList()) {
-          if (row.getKind() == SqlKind.ROW && ((SqlCall) row).operandCount() != targets.size()) {
+          if (row.getKind() != SqlKind.ROW) {
+            continue;
+          }
+          List<SqlNode> values = ((SqlCall) row).getOperandList();
+          if (values.size() != targets.size()) {
             throw FloeError.VALUE_COUNT.error(
                 name,
                 (listed == null ? "the table has " : "the column list names ")
                     + targets.size()
                     + " columns, a row of VALUES gives "
-                    + ((SqlCall) row).operandCount());
+                    + values.size());
+          }
+          for (int i = 0; i < values.size(); i++) {
+            if (SqlUtil.isNullLiteral(values.get(i), true)
+                && table.field(targets.get(i)).isRequired()) {
+              throw FloeError.NULL_NOT_ALLOWED.error(
+                  ColumnNames.quote(targets.get(i)) + " of " + name);
+            }
           }
         }
       }
@@ -533,21 +565,7 @@ public final class SqlNames {
       for (Types.NestedField field : metadata.schema().columns()) {
         operands.add(new SqlIdentifier(field.name(), pos.withQuoting(true)));
       }
-      SqlNode aliased = SqlStdOperatorTable.AS.createCall(pos, operands);
-      return new SqlSelect(
-          pos,
-          null,
-          new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos),
-          aliased,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
+      return selectAll(pos, SqlStdOperatorTable.AS.createCall(pos, operands), null);
     }
 
     private boolean isTableName(SqlIdentifier identifier) {

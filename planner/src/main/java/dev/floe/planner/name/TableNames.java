@@ -5,6 +5,7 @@ import dev.floe.planner.spi.LakeCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -156,7 +157,7 @@ public final class TableNames {
    * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches case twins
    */
   public @Nullable List<String> table(List<String> currentSchema, List<Part> name) {
-    List<String> found = findTable(currentSchema, name);
+    List<String> found = find(currentSchema, name, catalog::tableNames);
     tell(currentSchema, name, found);
     return found;
   }
@@ -168,20 +169,7 @@ public final class TableNames {
    * @throws dev.floe.error.FloeException AMBIGUOUS_NAME when an unquoted part matches case twins
    */
   public @Nullable List<String> view(List<String> currentSchema, List<Part> name) {
-    if (name.isEmpty()) {
-      return null;
-    }
-    for (List<String> base : bases(currentSchema)) {
-      List<String> schema = schemaFrom(base, name.subList(0, name.size() - 1));
-      if (schema != null) {
-        Part last = name.get(name.size() - 1);
-        String view = match(catalog.viewNames(schema, last::spells), last, schema);
-        if (view != null) {
-          return append(schema, view);
-        }
-      }
-    }
-    return null;
+    return find(currentSchema, name, catalog::viewNames);
   }
 
   /** The catalog names are resolved in. */
@@ -288,17 +276,27 @@ public final class TableNames {
     return METADATA_TABLES.contains(suffix) ? name.substring(0, dollar) : null;
   }
 
-  private @Nullable List<String> findTable(List<String> currentSchema, List<Part> name) {
+  /** The folders of a schema whose names a part may spell, as the catalog lists them. */
+  @FunctionalInterface
+  private interface Lister {
+    List<String> names(List<String> schema, Predicate<String> spelledBy);
+  }
+
+  /**
+   * The path of the existing table or view ({@code lister} tells which) a name denotes, seen from
+   * the current schema, then from the root; null if there is none.
+   */
+  private @Nullable List<String> find(List<String> currentSchema, List<Part> name, Lister lister) {
     if (name.isEmpty()) {
       return null;
     }
+    Part last = name.get(name.size() - 1);
     for (List<String> base : bases(currentSchema)) {
       List<String> schema = schemaFrom(base, name.subList(0, name.size() - 1));
       if (schema != null) {
-        Part last = name.get(name.size() - 1);
-        String table = match(catalog.tableNames(schema, last::spells), last, schema);
-        if (table != null) {
-          return append(schema, table);
+        String found = match(lister.names(schema, last::spells), last, schema);
+        if (found != null) {
+          return append(schema, found);
         }
       }
     }

@@ -91,33 +91,11 @@ public final class HashJoins {
     };
   }
 
-  /** Entry point for generated code: the left rows with a match. */
-  public static <L, R, K> Enumerable<L> semiJoin(
-      Enumerable<L> left,
-      Enumerable<R> right,
-      Function1<L, K> leftKey,
-      Function1<R, K> rightKey,
-      @Nullable EqualityComparer<K> comparer,
-      @Nullable Predicate2<L, R> predicate,
-      DataContext root,
-      Spec spec) {
-    return semiOrAnti(left, right, leftKey, rightKey, comparer, predicate, root, spec, false);
-  }
-
-  /** Entry point for generated code: the left rows without a match (a NULL key has none). */
-  public static <L, R, K> Enumerable<L> antiJoin(
-      Enumerable<L> left,
-      Enumerable<R> right,
-      Function1<L, K> leftKey,
-      Function1<R, K> rightKey,
-      @Nullable EqualityComparer<K> comparer,
-      @Nullable Predicate2<L, R> predicate,
-      DataContext root,
-      Spec spec) {
-    return semiOrAnti(left, right, leftKey, rightKey, comparer, predicate, root, spec, true);
-  }
-
-  private static <L, R, K> Enumerable<L> semiOrAnti(
+  /**
+   * Entry point for generated code: the left rows with a match (a semi-join), or without one (an
+   * anti-join; a NULL key has none).
+   */
+  public static <L, R, K> Enumerable<L> semiOrAntiJoin(
       Enumerable<L> left,
       Enumerable<R> right,
       Function1<L, K> leftKey,
@@ -377,31 +355,28 @@ public final class HashJoins {
     }
   }
 
-  /** The rows of an inner or left join: each left row with each matching right row. */
-  private static final class Probe<L, R, K, T> implements Enumerator<T> {
-    private final Build<L, R, K> build;
+  /** How many build rows a key's entry holds: one row, or a {@link Chain} of them. */
+  private static int size(Object matches) {
+    return matches instanceof Chain chain ? chain.size() : 1;
+  }
+
+  /** The {@code i}th build row of a key's entry. */
+  @SuppressWarnings("unchecked")
+  private static <R> R buildRow(Object matches, int i) {
+    return (R) (matches instanceof Chain chain ? chain.get(i) : matches);
+  }
+
+  /**
+   * The probe side of one execution: reads the left rows, checking for a cancel as it goes, and
+   * gives up the build side when closed.
+   */
+  private abstract static class ProbeSide<L, R, K, T> implements Enumerator<T> {
+    final Build<L, R, K> build;
     private final Enumerator<L> lefts;
-    private final Function2<L, R, T> result;
-    private final @Nullable Predicate2<L, R> predicate;
-    private final boolean nullsOnRight;
-    private @Nullable L left;
-    private @Nullable Object matches;
-    private int next;
-    private boolean matched;
-    private boolean pendingUnmatched;
-    private @Nullable T current;
     private int sinceCheck;
 
-    Probe(
-        Build<L, R, K> build,
-        Enumerable<L> left,
-        Function2<L, R, T> result,
-        @Nullable Predicate2<L, R> predicate,
-        boolean nullsOnRight) {
+    ProbeSide(Build<L, R, K> build, Enumerable<L> left) {
       this.build = build;
-      this.result = result;
-      this.predicate = predicate;
-      this.nullsOnRight = nullsOnRight;
       Enumerator<L> opened;
       try {
         opened = left.enumerator();
@@ -412,77 +387,32 @@ public final class HashJoins {
       this.lefts = opened;
     }
 
-    @Override
-    public T current() {
-      return current;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public boolean moveNext() {
-      for (; ; ) {
-        if (matches != null) {
-          Object row;
-          if (matches instanceof Chain chain) {
-            if (next < chain.size()) {
-              row = chain.get(next++);
-            } else {
-              row = null;
-              matches = null;
-            }
-          } else if (next == 0) {
-            next = 1;
-            row = matches;
-          } else {
-            row = null;
-            matches = null;
-          }
-          if (matches != null) {
-            R right = (R) row;
-            if (predicate == null || predicate.apply(left, right)) {
-              matched = true;
-              current = result.apply(left, right);
-              return true;
-            }
-            continue;
-          }
-          if (pendingUnmatched && !matched) {
-            pendingUnmatched = false;
-            current = result.apply(left, null);
-            return true;
-          }
-        }
-        if (++sinceCheck == CHECK_EVERY) {
-          sinceCheck = 0;
-          build.check();
-        }
-        if (!lefts.moveNext()) {
-          return false;
-        }
-        left = lefts.current();
-        Object key = build.probeKey(left);
-        Object found = key == null ? null : build.matches(key);
-        if (found == null) {
-          if (nullsOnRight) {
-            current = result.apply(left, null);
-            return true;
-          }
-          continue;
-        }
-        matches = found;
-        next = 0;
-        matched = false;
-        pendingUnmatched = nullsOnRight;
+    /** The next left row, or false at the end. */
+    final boolean nextLeft() {
+      if (++sinceCheck == CHECK_EVERY) {
+        sinceCheck = 0;
+        build.check();
       }
+      return lefts.moveNext();
+    }
+
+    final L left() {
+      return lefts.current();
+    }
+
+    /** The build rows matching a left row's key, or null. */
+    final @Nullable Object matchesOf(L row) {
+      Object key = build.probeKey(row);
+      return key == null ? null : build.matches(key);
     }
 
     @Override
-    public void reset() {
+    public final void reset() {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public void close() {
+    public final void close() {
       try {
         lefts.close();
       } finally {
@@ -491,31 +421,80 @@ public final class HashJoins {
     }
   }
 
+  /** The rows of an inner or left join: each left row with each matching right row. */
+  private static final class Probe<L, R, K, T> extends ProbeSide<L, R, K, T> {
+    private final Function2<L, R, T> result;
+    private final @Nullable Predicate2<L, R> predicate;
+    private final boolean nullsOnRight;
+    private @Nullable L left;
+    private @Nullable Object matches;
+    private int next;
+    private boolean matched;
+    private @Nullable T current;
+
+    Probe(
+        Build<L, R, K> build,
+        Enumerable<L> left,
+        Function2<L, R, T> result,
+        @Nullable Predicate2<L, R> predicate,
+        boolean nullsOnRight) {
+      super(build, left);
+      this.result = result;
+      this.predicate = predicate;
+      this.nullsOnRight = nullsOnRight;
+    }
+
+    @Override
+    public T current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      for (; ; ) {
+        while (matches != null && next < size(matches)) {
+          R right = buildRow(matches, next++);
+          if (predicate == null || predicate.apply(left, right)) {
+            matched = true;
+            current = result.apply(left, right);
+            return true;
+          }
+        }
+        boolean unmatched = matches != null && !matched && nullsOnRight;
+        matches = null;
+        if (unmatched) {
+          current = result.apply(left, null);
+          return true;
+        }
+        if (!nextLeft()) {
+          return false;
+        }
+        left = left();
+        matches = matchesOf(left);
+        next = 0;
+        matched = false;
+        if (matches == null && nullsOnRight) {
+          current = result.apply(left, null);
+          return true;
+        }
+      }
+    }
+  }
+
   /** The left rows of a semi-join (with a match) or an anti-join (without one). */
-  private static final class Filtered<L, R, K> implements Enumerator<L> {
-    private final Build<L, R, K> build;
-    private final Enumerator<L> lefts;
+  private static final class Filtered<L, R, K> extends ProbeSide<L, R, K, L> {
     private final @Nullable Predicate2<L, R> predicate;
     private final boolean anti;
     private @Nullable L current;
-    private int sinceCheck;
 
     Filtered(
         Build<L, R, K> build,
         Enumerable<L> left,
         @Nullable Predicate2<L, R> predicate,
         boolean anti) {
-      this.build = build;
+      super(build, left);
       this.predicate = predicate;
       this.anti = anti;
-      Enumerator<L> opened;
-      try {
-        opened = left.enumerator();
-      } catch (RuntimeException | Error e) {
-        build.close();
-        throw e;
-      }
-      this.lefts = opened;
     }
 
     @Override
@@ -525,12 +504,8 @@ public final class HashJoins {
 
     @Override
     public boolean moveNext() {
-      while (lefts.moveNext()) {
-        if (++sinceCheck == CHECK_EVERY) {
-          sinceCheck = 0;
-          build.check();
-        }
-        L row = lefts.current();
+      while (nextLeft()) {
+        L row = left();
         if (found(row) != anti) {
           current = row;
           return true;
@@ -539,39 +514,17 @@ public final class HashJoins {
       return false;
     }
 
-    @SuppressWarnings("unchecked")
     private boolean found(L row) {
-      Object key = build.probeKey(row);
-      Object matches = key == null ? null : build.matches(key);
-      if (matches == null) {
-        return false;
+      Object matches = matchesOf(row);
+      if (matches == null || predicate == null) {
+        return matches != null;
       }
-      if (predicate == null) {
-        return true;
-      }
-      if (matches instanceof Chain chain) {
-        for (Object right : chain) {
-          if (predicate.apply(row, (R) right)) {
-            return true;
-          }
+      for (int i = 0; i < size(matches); i++) {
+        if (predicate.apply(row, buildRow(matches, i))) {
+          return true;
         }
-        return false;
       }
-      return predicate.apply(row, (R) matches);
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      try {
-        lefts.close();
-      } finally {
-        build.close();
-      }
+      return false;
     }
   }
 

@@ -54,8 +54,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 final class LakeHashJoin extends EnumerableHashJoin {
   private static final Method HASH_JOIN = method("hashJoin", true);
-  private static final Method SEMI_JOIN = method("semiJoin", false);
-  private static final Method ANTI_JOIN = method("antiJoin", false);
+  private static final Method SEMI_OR_ANTI_JOIN = method("semiOrAntiJoin", false);
 
   private final HashJoins.Spec spec;
 
@@ -103,7 +102,8 @@ final class LakeHashJoin extends EnumerableHashJoin {
               EqualityComparer.class,
               Predicate2.class,
               DataContext.class,
-              HashJoins.Spec.class);
+              HashJoins.Spec.class,
+              boolean.class);
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException(e);
     }
@@ -166,13 +166,16 @@ final class LakeHashJoin extends EnumerableHashJoin {
     } else if ((name.equals("semiJoin") || name.equals("antiJoin"))
         && call.targetExpression == null
         && call.expressions.size() == 6) {
-      own = name.equals("semiJoin") ? SEMI_JOIN : ANTI_JOIN;
+      own = SEMI_OR_ANTI_JOIN;
     } else {
       return null;
     }
     arguments.addAll(call.expressions);
     arguments.add(root);
     arguments.add(spec);
+    if (own == SEMI_OR_ANTI_JOIN) {
+      arguments.add(Expressions.constant(name.equals("antiJoin")));
+    }
     return Expressions.call(own, arguments);
   }
 
@@ -263,7 +266,7 @@ final class LakeHashJoin extends EnumerableHashJoin {
       }
       return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize, depth > 0));
     }
-    if (node instanceof CancelPoint || node instanceof EnumerableFilter) {
+    if (node instanceof WatchPoint || node instanceof EnumerableFilter) {
       return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, depth));
     }
     if (node instanceof EnumerableSort sort) {

@@ -465,9 +465,8 @@ public class LakePrepare extends CalcitePrepareImpl {
       PhaseTimes.enter(PhaseTimes.Phase.COMPILE);
       Cancellation.current().check();
       org.apache.calcite.rel.RelNode rel =
-          CancelPoint.insert(
-              MemoryPoint.insert(
-                  LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel)))));
+          WatchPoint.insert(
+              LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
@@ -679,13 +678,17 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
   }
 
-  /** Refuses DATE and TIMESTAMP literals beyond the year 9999 ({@link DatetimeLiterals}). */
-  static final class DatetimeRangeCheck extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
-    static final DatetimeRangeCheck INSTANCE = new DatetimeRangeCheck();
+  /**
+   * Refuses DATE, TIME and TIMESTAMP literals that are invalid or beyond the year 9999 ({@link
+   * dev.floe.planner.type.DatetimeLiterals}).
+   */
+  static final class DatetimeLiteralCheck
+      extends org.apache.calcite.sql.util.SqlBasicVisitor<Void> {
+    static final DatetimeLiteralCheck INSTANCE = new DatetimeLiteralCheck();
 
     @Override
     public Void visit(org.apache.calcite.sql.SqlLiteral literal) {
-      dev.floe.planner.type.DatetimeLiterals.checkRange(literal);
+      dev.floe.planner.type.DatetimeLiterals.check(literal);
       return null;
     }
   }
@@ -775,7 +778,7 @@ public class LakePrepare extends CalcitePrepareImpl {
       }
       query.accept(SubMillisecondCheck.INSTANCE);
       query.accept(WindowDistinctCheck.INSTANCE);
-      query.accept(DatetimeRangeCheck.INSTANCE);
+      query.accept(DatetimeLiteralCheck.INSTANCE);
       if (needsValidation) {
         TimeTravel.rewrite(query);
       }

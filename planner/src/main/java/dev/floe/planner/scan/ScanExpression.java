@@ -302,30 +302,18 @@ public record ScanExpression(
   private Object arithmetic(Number a, Number b) {
     switch (type) {
       case INT:
-        {
-          int x = a.intValue();
-          int y = b.intValue();
-          switch (op) {
-            case PLUS:
-              return Math.addExact(x, y);
-            case MINUS:
-              return Math.subtractExact(x, y);
-            default:
-              return Math.multiplyExact(x, y);
-          }
-        }
       case LONG:
         {
+          // INTEGER operands never overflow a long: their result is checked against INTEGER after
           long x = a.longValue();
           long y = b.longValue();
-          switch (op) {
-            case PLUS:
-              return Math.addExact(x, y);
-            case MINUS:
-              return Math.subtractExact(x, y);
-            default:
-              return Math.multiplyExact(x, y);
-          }
+          long result =
+              switch (op) {
+                case PLUS -> Math.addExact(x, y);
+                case MINUS -> Math.subtractExact(x, y);
+                default -> Math.multiplyExact(x, y);
+              };
+          return type == Type.INT ? (Object) Math.toIntExact(result) : (Object) result;
         }
       case DOUBLE:
         {

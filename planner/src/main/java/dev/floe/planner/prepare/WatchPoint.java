@@ -1,0 +1,231 @@
+package dev.floe.planner.prepare;
+
+import dev.floe.error.FloeError;
+import dev.floe.planner.session.Cancellation;
+import dev.floe.planner.session.MemoryBudget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableMergeJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.EnumerableSort;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Join;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Passes its input's rows through unchanged, watching them for the statement that reads them. A
+ * {@link Kind#CANCEL} point checks before each row that the statement has not been cancelled or
+ * timed out: Calcite's joins loop over their inputs in its own code, which checks nothing (a cross
+ * join of two tables of 10⁵ rows makes 10¹⁰ rows without reading a file), so the scans' own checks
+ * come too seldom. A {@link Kind#MEMORY} point reserves each row's estimated size in the
+ * statement's {@link MemoryBudget} as it goes and releases it all when closed: under a full sort,
+ * which keeps all its input rows before it gives the first, a sort past the budget fails with 53200
+ * while it reads, before the heap runs out. {@link #insert} puts both where they are needed.
+ */
+public final class WatchPoint extends SingleRel implements EnumerableRel {
+  private static final int RESERVE_EVERY = 256;
+
+  /** What a point watches. */
+  public enum Kind {
+    /** The statement's cancellation and Calcite's cancel flag, before each row. */
+    CANCEL,
+    /** The statement's memory budget, which each row passing reserves until the end. */
+    MEMORY
+  }
+
+  private final Kind kind;
+
+  private WatchPoint(RelNode input, Kind kind) {
+    super(input.getCluster(), input.getTraitSet(), input);
+    this.kind = kind;
+  }
+
+  /**
+   * A whole optimized plan with a memory point under every sort without a limit, a cancel point
+   * above every join, and one under every input of a join that loops over one input for each row of
+   * the other (a nested-loop join, a correlate): a hash or merge join reads each input row once,
+   * and the scans below check as they read. So a join, and a sort, aggregate or write consuming
+   * one, stops within a row.
+   */
+  static RelNode insert(RelNode rel) {
+    boolean sort = rel instanceof EnumerableSort s && s.fetch == null && s.offset == null;
+    boolean join =
+        (rel instanceof Join || rel instanceof Correlate) && rel instanceof EnumerableRel;
+    boolean loops =
+        join && !(rel instanceof EnumerableHashJoin) && !(rel instanceof EnumerableMergeJoin);
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode watched = insert(input);
+      if (sort) {
+        watched = over(watched, Kind.MEMORY);
+      }
+      if (loops) {
+        watched = over(watched, Kind.CANCEL);
+      }
+      inputs.add(watched);
+      changed |= watched != input;
+    }
+    RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    return join ? new WatchPoint(node, Kind.CANCEL) : node;
+  }
+
+  /** A point of a kind over a node, unless the node is one. */
+  private static RelNode over(RelNode node, Kind kind) {
+    return node instanceof WatchPoint point && point.kind == kind
+        ? node
+        : new WatchPoint(node, kind);
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new WatchPoint(sole(inputs), kind);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw).item("kind", kind);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    Result result = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
+    BlockBuilder builder = new BlockBuilder();
+    Expression rows = builder.append("rows", result.block);
+    builder.add(
+        Expressions.return_(
+            null,
+            kind == Kind.CANCEL
+                ? Expressions.call(
+                    WatchPoint.class, "checked", implementor.getRootExpression(), rows)
+                : Expressions.call(WatchPoint.class, "counted", rows)));
+    return new Result(builder.toBlock(), result.physType, result.format);
+  }
+
+  /**
+   * Called by generated code: the rows of an enumerable, checking the cancellation of the statement
+   * binding it (taken now, on the statement's thread) and Calcite's cancel flag before each.
+   */
+  public static <T> Enumerable<T> checked(DataContext root, Enumerable<T> rows) {
+    Cancellation statement = Cancellation.current();
+    AtomicBoolean flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+    if (statement == Cancellation.NONE && flag == null) {
+      return rows;
+    }
+    return watched(rows, statement, flag, null);
+  }
+
+  /**
+   * Called by generated code: the rows of an enumerable, each reserved in the budget of the
+   * statement binding it (taken now, on the statement's thread) until the enumerator closes.
+   */
+  public static <T> Enumerable<T> counted(Enumerable<T> rows) {
+    MemoryBudget memory = Cancellation.current().memory();
+    if (memory == MemoryBudget.UNLIMITED) {
+      return rows;
+    }
+    return watched(rows, null, null, memory);
+  }
+
+  private static <T> Enumerable<T> watched(
+      Enumerable<T> rows,
+      @Nullable Cancellation statement,
+      @Nullable AtomicBoolean flag,
+      @Nullable MemoryBudget memory) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<T> enumerator() {
+        return new Watched<>(rows.enumerator(), statement, flag, memory);
+      }
+    };
+  }
+
+  /** An enumerator passing its rows on, checking the statement or reserving its memory. */
+  private static final class Watched<T> implements Enumerator<T> {
+    private final Enumerator<T> rows;
+    private final @Nullable Cancellation statement;
+    private final @Nullable AtomicBoolean flag;
+    private final @Nullable MemoryBudget memory;
+    private long reserved;
+    private long pending;
+    private int count;
+
+    Watched(
+        Enumerator<T> rows,
+        @Nullable Cancellation statement,
+        @Nullable AtomicBoolean flag,
+        @Nullable MemoryBudget memory) {
+      this.rows = rows;
+      this.statement = statement;
+      this.flag = flag;
+      this.memory = memory;
+    }
+
+    @Override
+    public T current() {
+      return rows.current();
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (statement != null) {
+        statement.check();
+      }
+      if (flag != null && flag.get()) {
+        throw FloeError.CANCELLED.error("the statement was cancelled");
+      }
+      if (!rows.moveNext()) {
+        flush();
+        return false;
+      }
+      if (memory != null) {
+        pending += HashJoins.Sizes.of(rows.current()) + 8;
+        if (++count == RESERVE_EVERY) {
+          count = 0;
+          flush();
+        }
+      }
+      return true;
+    }
+
+    private void flush() {
+      if (memory != null && pending > 0) {
+        long bytes = pending;
+        pending = 0;
+        memory.reserve(bytes, "the sort holding its rows");
+        reserved += bytes;
+      }
+    }
+
+    @Override
+    public void reset() {
+      rows.reset();
+    }
+
+    @Override
+    public void close() {
+      try {
+        rows.close();
+      } finally {
+        if (memory != null) {
+          memory.release(reserved);
+          reserved = 0;
+        }
+      }
+    }
+  }
+}
