@@ -467,7 +467,8 @@ public class LakePrepare extends CalcitePrepareImpl {
       org.apache.calcite.rel.RelNode rel =
           CancelPoint.insert(
               MemoryPoint.insert(
-                  LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel)))));
+                  Deferred.insert(
+                      LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel))))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
