@@ -49,12 +49,19 @@ public final class HashJoins {
     private final RuntimeFilter.@Nullable Slot slot;
     private final boolean normalize;
     private final boolean singleKey;
+    private final boolean buildLeft;
 
-    Spec(String name, RuntimeFilter.@Nullable Slot slot, boolean normalize, boolean singleKey) {
+    Spec(
+        String name,
+        RuntimeFilter.@Nullable Slot slot,
+        boolean normalize,
+        boolean singleKey,
+        boolean buildLeft) {
       this.name = name;
       this.slot = slot;
       this.normalize = normalize;
       this.singleKey = singleKey;
+      this.buildLeft = buildLeft;
     }
 
     @Override
@@ -80,6 +87,18 @@ public final class HashJoins {
       throw new IllegalStateException("a right or full join is not run by " + spec);
     }
     Cancellation statement = Cancellation.current();
+    if (spec.buildLeft) {
+      return new AbstractEnumerable<T>() {
+        @Override
+        public Enumerator<T> enumerator() {
+          Build<R, L, K> build =
+              new Build<>(root, spec, statement, rightKey, leftKey, comparer, true);
+          build.marking = nullsOnRight;
+          build.read(left);
+          return new ProbeRight<>(build, right, result, predicate, nullsOnRight);
+        }
+      };
+    }
     return new AbstractEnumerable<T>() {
       @Override
       public Enumerator<T> enumerator() {
@@ -143,7 +162,24 @@ public final class HashJoins {
     }
   }
 
-  /** The build side of one execution: its rows (or keys) by key, and what they reserve. */
+  /**
+   * A build row of a left join built on its preserved side, with whether a probe row has matched it
+   * (the rows no probe row matched are emitted with NULLs once the probe side ends).
+   */
+  private static final class Marked {
+    private final Object row;
+    private boolean matched;
+
+    Marked(Object row) {
+      this.row = row;
+    }
+  }
+
+  /**
+   * The build side of one execution: its rows (or keys) by key, and what they reserve. {@code L} is
+   * the type of the probe side's rows, {@code R} of the build side's (the right input, or the left
+   * one of a join built on its left).
+   */
   private static final class Build<L, R, K> {
     private final DataContext root;
     private final Spec spec;
@@ -159,6 +195,13 @@ public final class HashJoins {
     private long pending;
     private final Range range = new Range();
     private boolean wrapped;
+
+    /** Whether rows are kept as {@link Marked}, and rows of a NULL key kept too (in unkeyed). */
+    boolean marking;
+
+    private final List<Marked> unkeyed = new ArrayList<>();
+    private long rowsRead;
+    private long lastRowSize;
 
     Build(
         DataContext root,
@@ -197,9 +240,14 @@ public final class HashJoins {
             check();
             flush();
           }
-          R row = rows.current();
-          Object key = key(rightKey.apply(row));
+          R current = rows.current();
+          Object key = key(rightKey.apply(current));
+          Object row = marking ? new Marked(current) : current;
           if (key == null) {
+            if (marking) {
+              unkeyed.add((Marked) row);
+              pending += size(current) + 24;
+            }
             continue; // a NULL key matches nothing
           }
           if (keepRows) {
@@ -211,10 +259,10 @@ public final class HashJoins {
                 table.put(key, new Chain(before, row));
                 pending += 40;
               }
-              pending += Sizes.of(row) + 8;
+              pending += size(current) + (marking ? 32 : 8);
               continue;
             }
-            pending += Sizes.of(row) + Sizes.of(key) + 48;
+            pending += size(current) + Sizes.of(key) + (marking ? 72 : 48);
           } else if (table.putIfAbsent(key, Boolean.TRUE) == null) {
             pending += Sizes.of(key) + 48;
           } else {
@@ -233,6 +281,18 @@ public final class HashJoins {
         spec.slot.publish(
             root, new RuntimeFilter.Keys(table.keySet(), table.size(), range.min(), range.max()));
       }
+    }
+
+    /**
+     * The estimated size of a build row: measured for the first rows and then for every 16th, the
+     * last measure standing for the rows between (measuring each row cost as much as hashing it).
+     */
+    private long size(Object row) {
+      if (rowsRead < 1024 || (rowsRead & 15) == 0) {
+        lastRowSize = Sizes.of(row);
+      }
+      rowsRead++;
+      return lastRowSize;
     }
 
     private void flush() {
@@ -296,6 +356,7 @@ public final class HashJoins {
 
     void close() {
       table = new HashMap<>();
+      unkeyed.clear();
       if (spec.slot != null) {
         spec.slot.clear(root);
       }
@@ -477,6 +538,143 @@ public final class HashJoins {
           current = result.apply(left, null);
           return true;
         }
+      }
+    }
+  }
+
+  /**
+   * The rows of an inner or left join built on its left input: each right row with each matching
+   * left row, then (for a left join) each left row no right row matched, with NULLs.
+   */
+  private static final class ProbeRight<L, R, K, T> implements Enumerator<T> {
+    private final Build<R, L, K> build;
+    private final Enumerator<R> rights;
+    private final Function2<L, R, T> result;
+    private final @Nullable Predicate2<L, R> predicate;
+    private final boolean nullsOnRight;
+    private @Nullable R right;
+    private @Nullable Object matches;
+    private int next;
+    private boolean probed;
+    private java.util.@Nullable Iterator<Object> unmatched;
+    private @Nullable Chain chain;
+    private int chainNext;
+    private @Nullable T current;
+    private int sinceCheck;
+
+    ProbeRight(
+        Build<R, L, K> build,
+        Enumerable<R> right,
+        Function2<L, R, T> result,
+        @Nullable Predicate2<L, R> predicate,
+        boolean nullsOnRight) {
+      this.build = build;
+      this.result = result;
+      this.predicate = predicate;
+      this.nullsOnRight = nullsOnRight;
+      Enumerator<R> opened;
+      try {
+        opened = right.enumerator();
+      } catch (RuntimeException | Error e) {
+        build.close();
+        throw e;
+      }
+      this.rights = opened;
+    }
+
+    @Override
+    public T current() {
+      return current;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public boolean moveNext() {
+      while (!probed) {
+        if (matches != null) {
+          Object row;
+          if (matches instanceof Chain c) {
+            row = next < c.size() ? c.get(next++) : null;
+          } else {
+            row = next == 0 ? matches : null;
+            next = 1;
+          }
+          if (row == null) {
+            matches = null;
+            continue;
+          }
+          Marked marked = row instanceof Marked m && build.marking ? m : null;
+          L left = (L) (marked != null ? marked.row : row);
+          if (predicate == null || predicate.apply(left, right)) {
+            if (marked != null) {
+              marked.matched = true;
+            }
+            current = result.apply(left, right);
+            return true;
+          }
+          continue;
+        }
+        check();
+        if (!rights.moveNext()) {
+          probed = true;
+          break;
+        }
+        right = rights.current();
+        Object key = build.probeKey(right);
+        matches = key == null ? null : build.matches(key);
+        next = 0;
+      }
+      if (!nullsOnRight) {
+        return false;
+      }
+      if (unmatched == null) {
+        List<Object> all = new ArrayList<>(build.unkeyed);
+        all.addAll(build.table.values());
+        unmatched = all.iterator();
+      }
+      for (; ; ) {
+        Object entry;
+        if (chain != null && chainNext < chain.size()) {
+          entry = chain.get(chainNext++);
+        } else if (unmatched.hasNext()) {
+          Object value = unmatched.next();
+          if (value instanceof Chain c) {
+            chain = c;
+            chainNext = 0;
+            continue;
+          }
+          chain = null;
+          entry = value;
+        } else {
+          return false;
+        }
+        check();
+        Marked marked = (Marked) entry;
+        if (!marked.matched) {
+          current = result.apply((L) marked.row, null);
+          return true;
+        }
+      }
+    }
+
+    private void check() {
+      if (++sinceCheck == CHECK_EVERY) {
+        sinceCheck = 0;
+        build.check();
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      try {
+        rights.close();
+      } finally {
+        build.close();
       }
     }
   }

@@ -33,6 +33,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -223,24 +224,50 @@ final class LakeHashJoin extends EnumerableHashJoin {
           .append(" = ")
           .append(join.getRight().getRowType().getFieldNames().get(info.rightKeys.get(i)));
     }
+    boolean buildLeft = buildsLeft(join);
     RelNode left = join.getLeft();
+    RelNode right = join.getRight();
+    List<RelDataType> probeTypes = buildLeft ? rightTypes : leftTypes;
     RuntimeFilter.Slot slot = null;
-    if ((type == JoinRelType.INNER || type == JoinRelType.SEMI)
+    if ((type == JoinRelType.INNER
+            || type == JoinRelType.SEMI
+            || (type == JoinRelType.LEFT && buildLeft))
         && info.leftKeys.size() == 1
-        && !leftTypes.get(0).isStruct()
-        && leftTypes.get(0).getComponentType() == null
-        && leftTypes.get(0).getKeyType() == null) {
+        && !probeTypes.get(0).isStruct()
+        && probeTypes.get(0).getComponentType() == null
+        && probeTypes.get(0).getKeyType() == null) {
       RuntimeFilter.Slot candidate = new RuntimeFilter.Slot("the join " + name);
-      RelNode filtered = attach(left, info.leftKeys.get(0), candidate, normalize, 0);
+      RelNode probe = buildLeft ? right : left;
+      int key = (buildLeft ? info.rightKeys : info.leftKeys).get(0);
+      RelNode filtered = attach(probe, key, candidate, normalize, 0);
       if (filtered != null) {
-        left = filtered;
+        if (buildLeft) {
+          right = filtered;
+        } else {
+          left = filtered;
+        }
         slot = candidate;
       }
     }
     HashJoins.Spec spec =
-        new HashJoins.Spec(name.toString(), slot, normalize, info.leftKeys.size() == 1);
-    return new LakeHashJoin(
-        join.getTraitSet(), left, join.getRight(), join.getCondition(), type, join, spec);
+        new HashJoins.Spec(name.toString(), slot, normalize, info.leftKeys.size() == 1, buildLeft);
+    return new LakeHashJoin(join.getTraitSet(), left, right, join.getCondition(), type, join, spec);
+  }
+
+  /**
+   * Whether an inner or left join builds its hash table on its left input: when that input is
+   * estimated to hold less than half the rows of the right one (the join order puts the larger
+   * input first as often as not, and a left join's preserved side may be the smaller one).
+   */
+  private static boolean buildsLeft(Join join) {
+    JoinRelType type = join.getJoinType();
+    if (type != JoinRelType.INNER && type != JoinRelType.LEFT) {
+      return false;
+    }
+    RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+    Double left = mq.getRowCount(join.getLeft());
+    Double right = mq.getRowCount(join.getRight());
+    return left != null && right != null && left * 2 < right;
   }
 
   private static List<RelDataType> types(RelNode input, List<Integer> keys) {
@@ -300,19 +327,52 @@ final class LakeHashJoin extends EnumerableHashJoin {
       Join join = (Join) node;
       int leftCount = join.getLeft().getRowType().getFieldCount();
       JoinRelType type = join.getJoinType();
+      JoinInfo info = join.analyzeCondition();
+      RelNode left = null;
+      RelNode right = null;
       if (field < leftCount) {
         if (type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
           return null;
         }
-        return copyWith(node, 0, attach(join.getLeft(), field, slot, normalize, depth + 1));
+        left = attach(join.getLeft(), field, slot, normalize, depth + 1);
+        // the right rows that match a left row of a key have that key: the others match only left
+        // rows the filter drops
+        int i = info.leftKeys.indexOf(field);
+        if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
+          right = attach(join.getRight(), info.rightKeys.get(i), slot, normalize, depth + 1);
+        }
+      } else {
+        if (type != JoinRelType.INNER) {
+          return null;
+        }
+        right = attach(join.getRight(), field - leftCount, slot, normalize, depth + 1);
+        int i = info.rightKeys.indexOf(field - leftCount);
+        if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
+          left = attach(join.getLeft(), info.leftKeys.get(i), slot, normalize, depth + 1);
+        }
       }
-      if (type != JoinRelType.INNER) {
+      if (left == null && right == null) {
         return null;
       }
-      return copyWith(
-          node, 1, attach(join.getRight(), field - leftCount, slot, normalize, depth + 1));
+      return node.copy(
+          node.getTraitSet(),
+          List.of(left != null ? left : join.getLeft(), right != null ? right : join.getRight()));
     }
     return null;
+  }
+
+  /**
+   * Whether the keys of a run-time filter on one key of a join also filter the other: keys compared
+   * as numbers ({@link RuntimeFilter#key}) always do, others when the two are of one type.
+   */
+  private static boolean comparable(Join join, int leftKey, int rightKey, boolean normalize) {
+    if (normalize) {
+      return true;
+    }
+    RelDataType l = join.getLeft().getRowType().getFieldList().get(leftKey).getType();
+    RelDataType r = join.getRight().getRowType().getFieldList().get(rightKey).getType();
+    return SqlTypeUtil.equalSansNullability(join.getCluster().getTypeFactory(), l, r)
+        && l.getSqlTypeName() != SqlTypeName.DECIMAL;
   }
 
   private static @Nullable RelNode copyWith(RelNode node, int index, @Nullable RelNode input) {

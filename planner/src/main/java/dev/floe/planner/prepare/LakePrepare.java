@@ -466,7 +466,8 @@ public class LakePrepare extends CalcitePrepareImpl {
       Cancellation.current().check();
       org.apache.calcite.rel.RelNode rel =
           WatchPoint.insert(
-              LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel))));
+              Deferred.insert(
+                  LakeHashJoin.replace(TemporalAligner.align(OuterJoinRows.keep(root.rel)))));
       if (rel instanceof dev.floe.planner.adapter.EnumerableLakeScan scan
           && root.isRefTrivial()
           && root.kind.belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {

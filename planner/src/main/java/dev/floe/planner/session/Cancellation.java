@@ -76,6 +76,17 @@ public final class Cancellation {
     return new Scope(started, null);
   }
 
+  /**
+   * Enters this statement's run again on this thread, for work of its plan deferred until its rows
+   * are read (which may happen after the statement's own run returned); closing the scope leaves
+   * the thread as it was.
+   */
+  public Scope resume() {
+    Cancellation outer = CURRENT.get();
+    CURRENT.set(this);
+    return new Scope(this, outer);
+  }
+
   /** Stops the statement: its next check fails with 57014. Never blocks. */
   public void cancel() {
     if (this != NONE && state == RUNNING) {
