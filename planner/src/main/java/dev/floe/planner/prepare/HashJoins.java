@@ -30,8 +30,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>the build side (the right input) is read first, in full, each row's estimated size reserved
  *       in the statement's {@link MemoryBudget} (53200 past it, never an {@code OutOfMemoryError})
  *       and released when the join closes;
- *   <li>building and probing check the statement's cancellation every few rows, so {@code cancel()}
- *       and the query timeout stop a join that produces no rows for a long time;
+ *   <li>building and probing check the statement's cancellation every few rows, and every few build
+ *       rows tried against one probe row, so {@code cancel()} and the query timeout stop a join
+ *       that produces no rows for a long time (a key shared by many build rows whose residual
+ *       condition fails for them all too);
  *   <li>the build side's keys are published to the probe side's scans ({@link RuntimeFilter})
  *       before the probe side is opened;
  *   <li>keys of different types (INTEGER and BIGINT, decimals of different scales) are compared as
@@ -421,6 +423,12 @@ public final class HashJoins {
     @SuppressWarnings("unchecked")
     public boolean moveNext() {
       for (; ; ) {
+        // counted per step, a left row or a build row tried against it: a key shared by many
+        // build rows whose residual condition fails for all is a long walk with no row returned
+        if (++sinceCheck == CHECK_EVERY) {
+          sinceCheck = 0;
+          build.check();
+        }
         if (matches != null) {
           Object row;
           if (matches instanceof Chain chain) {
@@ -451,10 +459,6 @@ public final class HashJoins {
             current = result.apply(left, null);
             return true;
           }
-        }
-        if (++sinceCheck == CHECK_EVERY) {
-          sinceCheck = 0;
-          build.check();
         }
         if (!lefts.moveNext()) {
           return false;
@@ -551,6 +555,10 @@ public final class HashJoins {
       }
       if (matches instanceof Chain chain) {
         for (Object right : chain) {
+          if (++sinceCheck == CHECK_EVERY) {
+            sinceCheck = 0;
+            build.check();
+          }
           if (predicate.apply(row, (R) right)) {
             return true;
           }

@@ -86,6 +86,8 @@ public final class TpchCancelBenchmark {
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "| q%02d | ", q));
       if (full.state == null) {
         line.append(own);
+      } else if (!full.cancelledAtLimit) {
+        line.append("failed after ").append(own).append(" (").append(full.cell()).append(")");
       } else {
         line.append(">").append(fullSeconds * 1000L).append(" (").append(full.cell()).append(")");
         own = fullSeconds * 1000L;
@@ -135,6 +137,7 @@ public final class TpchCancelBenchmark {
     String state;
 
     boolean answeredFirst;
+    boolean cancelledAtLimit;
     boolean skipped;
     boolean leftBehind;
 
@@ -248,6 +251,7 @@ public final class TpchCancelBenchmark {
           Outcome stopped = await(s, run, cancelled, GIVE_UP_MS);
           o.state = stopped.state == null ? "cancelled" : stopped.state;
           o.leftBehind = stopped.leftBehind;
+          o.cancelledAtLimit = true;
           o.endedMs = (cancelled - start) / 1_000_000;
           return o;
         }
