@@ -30,8 +30,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>the build side (the right input) is read first, in full, each row's estimated size reserved
  *       in the statement's {@link MemoryBudget} (53200 past it, never an {@code OutOfMemoryError})
  *       and released when the join closes;
- *   <li>building and probing check the statement's cancellation every few rows, so {@code cancel()}
- *       and the query timeout stop a join that produces no rows for a long time;
+ *   <li>building and probing check the statement's cancellation every few rows, and every few build
+ *       rows tried against one probe row, so {@code cancel()} and the query timeout stop a join
+ *       that produces no rows for a long time (a key shared by many build rows whose residual
+ *       condition fails for them all too);
  *   <li>the build side's keys are published to the probe side's scans ({@link RuntimeFilter})
  *       before the probe side is opened;
  *   <li>keys of different types (INTEGER and BIGINT, decimals of different scales) are compared as
@@ -450,11 +452,20 @@ public final class HashJoins {
 
     /** The next left row, or false at the end. */
     final boolean nextLeft() {
+      step();
+      return lefts.moveNext();
+    }
+
+    /**
+     * Counts a step, a left row or a build row tried against it, checking the statement's
+     * cancellation every few: a key shared by many build rows whose residual condition fails for
+     * them all is a long walk with no row returned.
+     */
+    final void step() {
       if (++sinceCheck == CHECK_EVERY) {
         sinceCheck = 0;
         build.check();
       }
-      return lefts.moveNext();
     }
 
     final L left() {
@@ -514,6 +525,7 @@ public final class HashJoins {
     public boolean moveNext() {
       for (; ; ) {
         while (matches != null && next < size(matches)) {
+          step();
           R right = buildRow(matches, next++);
           if (predicate == null || predicate.apply(left, right)) {
             matched = true;
@@ -592,6 +604,7 @@ public final class HashJoins {
     public boolean moveNext() {
       while (!probed) {
         if (matches != null) {
+          check();
           Object row;
           if (matches instanceof Chain c) {
             row = next < c.size() ? c.get(next++) : null;
@@ -718,6 +731,7 @@ public final class HashJoins {
         return matches != null;
       }
       for (int i = 0; i < size(matches); i++) {
+        step();
         if (predicate.apply(row, buildRow(matches, i))) {
           return true;
         }
