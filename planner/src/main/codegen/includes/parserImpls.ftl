@@ -155,57 +155,61 @@ Type FloeType() :
 {
     { start = floeNextPos(); }
     (
-        <BOOLEAN> { return floeType(start, "BOOLEAN", p, q); }
-    |
-        <TINYINT> { return floeType(start, "TINYINT", p, q); }
-    |
-        <SMALLINT> { return floeType(start, "SMALLINT", p, q); }
-    |
-        ( <INT> | <INTEGER> ) { return floeType(start, "INTEGER", p, q); }
-    |
-        <BIGINT> { return floeType(start, "BIGINT", p, q); }
-    |
-        <REAL> { return floeType(start, "REAL", p, q); }
-    |
-        <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "FLOAT", p, q);
-        }
-    |
-        <DOUBLE> [ <PRECISION> ] { return floeType(start, "DOUBLE", p, q); }
-    |
-        ( <DECIMAL> | <NUMERIC> | <DEC> )
-        [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
-        { return floeType(start, "DECIMAL", p, q); }
-    |
-        <DATE> { return floeType(start, "DATE", p, q); }
-    |
-        <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
-            return floeType(start, "TIME", p, q);
-        }
-    |
-        <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
-        [
-            <WITH> [ <LOCAL> ] <TIME> <ZONE> { zone = true; }
+        // A built-in type's word names the type, though none of these words is reserved.
+        LOOKAHEAD(1)
+        (
+            <BOOLEAN> { return floeType(start, "BOOLEAN", p, q); }
         |
-            <WITHOUT> <TIME> <ZONE>
-        ]
-        { return floeType(start, zone ? "TIMESTAMP WITH LOCAL TIME ZONE" : "TIMESTAMP", p, q); }
-    |
-        ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
-        [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
-        { return floeType(start, "VARCHAR", p, q); }
-    |
-        <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "BINARY", p, q);
-        }
-    |
-        <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "VARBINARY", p, q);
-        }
-    |
-        <BLOB> { return floeType(start, "BLOB", p, q); }
-    |
-        <UUID> { return floeType(start, "UUID", p, q); }
+            <TINYINT> { return floeType(start, "TINYINT", p, q); }
+        |
+            <SMALLINT> { return floeType(start, "SMALLINT", p, q); }
+        |
+            ( <INT> | <INTEGER> ) { return floeType(start, "INTEGER", p, q); }
+        |
+            <BIGINT> { return floeType(start, "BIGINT", p, q); }
+        |
+            <REAL> { return floeType(start, "REAL", p, q); }
+        |
+            <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "FLOAT", p, q);
+            }
+        |
+            <DOUBLE> [ <PRECISION> ] { return floeType(start, "DOUBLE", p, q); }
+        |
+            ( <DECIMAL> | <NUMERIC> | <DEC> )
+            [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
+            { return floeType(start, "DECIMAL", p, q); }
+        |
+            <DATE> { return floeType(start, "DATE", p, q); }
+        |
+            <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
+                return floeType(start, "TIME", p, q);
+            }
+        |
+            <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
+            [
+                <WITH> [ <LOCAL> ] <TIME> <ZONE> { zone = true; }
+            |
+                <WITHOUT> <TIME> <ZONE>
+            ]
+            { return floeType(start, zone ? "TIMESTAMP WITH LOCAL TIME ZONE" : "TIMESTAMP", p, q); }
+        |
+            ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
+            [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
+            { return floeType(start, "VARCHAR", p, q); }
+        |
+            <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "BINARY", p, q);
+            }
+        |
+            <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "VARBINARY", p, q);
+            }
+        |
+            <BLOB> { return floeType(start, "BLOB", p, q); }
+        |
+            <UUID> { return floeType(start, "UUID", p, q); }
+        )
     |
         <ARRAY> <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
     |
@@ -466,7 +470,8 @@ void FloeProperty(Map<String, String> properties) :
     (
         value = SimpleStringLiteral()
     |
-        n = UnsignedNumericLiteral() { value = n.toValue(); }
+        // DECIMAL '1.5' is a number; DECIMAL alone is a name.
+        LOOKAHEAD(2) n = UnsignedNumericLiteral() { value = n.toValue(); }
     |
         <TRUE> { value = "true"; }
     |
@@ -978,7 +983,7 @@ SqlNode FloeInsertOverwrite() :
 {
     <INSERT> { s = span(); } <OVERWRITE> [ <TABLE> ] table = CompoundIdentifier()
     [
-        <PARTITION> <LPAREN>
+        LOOKAHEAD(2) <PARTITION> <LPAREN>
         column = FloeName() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY) {
             partitionColumns.add(column);
             partitionValues.add(value);
