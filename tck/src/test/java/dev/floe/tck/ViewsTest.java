@@ -286,6 +286,45 @@ class ViewsTest {
   }
 
   @Test
+  void aColumnDroppedOrRenamedUnderASelectStarViewIs42S22NamingTheViewAndTheColumn()
+      throws Exception {
+    s.execute("CREATE TABLE people (id INT, name VARCHAR, city VARCHAR)");
+    s.execute("INSERT INTO people VALUES (1, 'ann', 'oslo')");
+    s.execute("CREATE VIEW everyone AS SELECT * FROM people");
+    s.execute("CREATE VIEW named (who, label, town) AS SELECT * FROM people WHERE id > 0");
+    s.execute("ALTER TABLE people RENAME COLUMN name TO full_name");
+    assertState(() -> Sql.lines(c, "SELECT * FROM everyone"), "42S22", "everyone", "'name'");
+    assertState(() -> Sql.lines(c, "SELECT id FROM named"), "42S22", "named", "'name'");
+    s.execute("ALTER TABLE people RENAME COLUMN full_name TO name");
+    assertThat(Sql.lines(c, "SELECT * FROM everyone")).containsExactly("1 ann oslo");
+    s.execute("ALTER TABLE people DROP COLUMN city");
+    assertState(() -> Sql.lines(c, "SELECT id FROM everyone"), "42S22", "everyone", "'city'");
+    s.execute("CREATE OR REPLACE VIEW everyone AS SELECT * FROM people");
+    assertThat(Sql.lines(c, "SELECT * FROM everyone")).containsExactly("1 ann");
+  }
+
+  @Test
+  void aSelectStarViewKeepsItsColumnsWhenItsTableGainsOneAsInPostgresql() throws Exception {
+    s.execute("CREATE VIEW all_customers AS SELECT * FROM customers");
+    s.execute("CREATE VIEW labelled (customer_id, customer_name) AS SELECT * FROM customers");
+    s.execute("ALTER TABLE customers ADD COLUMN city VARCHAR");
+    s.execute("INSERT INTO customers VALUES (30, 'cy', 'rome')");
+    try (ResultSet rows = s.executeQuery("SELECT * FROM all_customers ORDER BY id")) {
+      assertThat(rows.getMetaData().getColumnCount()).isEqualTo(2);
+      assertThat(rows.getMetaData().getColumnLabel(2)).isEqualTo("name");
+    }
+    assertThat(Sql.lines(c, "SELECT * FROM all_customers ORDER BY id"))
+        .containsExactly("10 ann", "20 bob", "30 cy");
+    assertThat(Sql.lines(c, "SELECT * FROM labelled ORDER BY customer_id"))
+        .containsExactly("10 ann", "20 bob", "30 cy");
+    assertThat(view(root.resolve("all_customers")).properties())
+        .containsEntry("floe.query-column-names", "id,name");
+    s.execute("CREATE OR REPLACE VIEW all_customers AS SELECT * FROM customers");
+    assertThat(Sql.lines(c, "SELECT * FROM all_customers WHERE id = 30"))
+        .containsExactly("30 cy rome");
+  }
+
+  @Test
   void anInvalidQueryCreatesNothing() throws Exception {
     assertState(() -> s.execute("CREATE VIEW v AS SELECT nope FROM orders"), "42S22");
     assertState(() -> s.execute("CREATE VIEW v AS SELECT id FROM nowhere"), "42S02");
