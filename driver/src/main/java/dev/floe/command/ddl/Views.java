@@ -181,7 +181,7 @@ final class Views {
       String query,
       Schema schema,
       List<String> queryColumns) {
-    ViewVersion version =
+    ImmutableViewVersion.Builder versionBuilder =
         ImmutableViewVersion.builder()
             .versionId(base == null ? 1 : base.currentVersionId() + 1)
             .schemaId(schema.schemaId())
@@ -193,8 +193,16 @@ final class Views {
                 ImmutableSQLViewRepresentation.builder()
                     .sql(query)
                     .dialect(SqlNames.VIEW_DIALECT)
-                    .build())
-            .build();
+                    .build());
+    // The same query for Trino and Spark, where their dialects can say it (ViewDialects).
+    for (Map.Entry<String, String> text : ViewDialects.of(query).entrySet()) {
+      versionBuilder.addRepresentations(
+          ImmutableSQLViewRepresentation.builder()
+              .sql(text.getValue())
+              .dialect(text.getKey())
+              .build());
+    }
+    ViewVersion version = versionBuilder.build();
     try {
       ViewMetadata.Builder builder =
           base == null
