@@ -11,7 +11,7 @@ import org.apache.iceberg.TableProperties;
 /**
  * Table properties as Trino's Iceberg connector names them ({@code CREATE TABLE ... WITH (...)},
  * {@code ALTER TABLE ... SET PROPERTIES ...}) in Iceberg's own names, which Spark's {@code
- * TBLPROPERTIES} use and which pass as they are (docs/sql.md, "Table properties"). A Trino property
+ * TBLPROPERTIES} use and which pass as they are (docs/sql.md, "DDL"). A Trino property
  * with an Iceberg meaning Floe gives another way ({@code partitioning}, {@code sorted_by}), or none
  * ({@code location}, ORC's bloom filters), is refused (0A000) naming it.
  */
