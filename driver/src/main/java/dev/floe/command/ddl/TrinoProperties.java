@@ -11,9 +11,9 @@ import org.apache.iceberg.TableProperties;
 /**
  * Table properties as Trino's Iceberg connector names them ({@code CREATE TABLE ... WITH (...)},
  * {@code ALTER TABLE ... SET PROPERTIES ...}) in Iceberg's own names, which Spark's {@code
- * TBLPROPERTIES} use and which pass as they are (docs/sql.md, "DDL"). A Trino property
- * with an Iceberg meaning Floe gives another way ({@code partitioning}, {@code sorted_by}), or none
- * ({@code location}, ORC's bloom filters), is refused (0A000) naming it.
+ * TBLPROPERTIES} use and which pass as they are (docs/sql.md, "DDL"). A Trino property with an
+ * Iceberg meaning Floe gives another way ({@code partitioning}, {@code sorted_by}), or none ({@code
+ * location}, ORC's bloom filters), is refused (0A000) naming it.
  */
 final class TrinoProperties {
   private static final String BLOOM_FILTER_COLUMN = "write.parquet.bloom-filter-enabled.column.";
