@@ -235,7 +235,11 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
       case SUM0:
         {
           LakeAggregation.Adder adder = adder(call.getType().getSqlTypeName());
-          if (noArg || adder == null || adder(argType) != adder) {
+          LakeAggregation.Adder from = adder(argType);
+          // An INTEGER's sum is BIGINT (LakeTypeSystem): added in a long, as BIGINT's.
+          boolean widened =
+              from == LakeAggregation.Adder.INT && adder == LakeAggregation.Adder.LONG;
+          if (noArg || adder == null || (from != adder && !widened)) {
             return null;
           }
           return new LakeAggregation.Call(

@@ -33,9 +33,9 @@ import org.apache.calcite.tools.RelBuilder;
  * ({@link ExistsToSemiJoin}), other sub-queries to correlates, decorrelation, measures (only for a
  * plan that has one), field trimming, OR conditions factored ({@link OrFactoring}), the cost-based
  * planner with Floe's estimates ({@link LakeMetadata}) (after {@link JoinOrder} has ordered the
- * joins of a query that joins many tables), then filters and projects to calcs. Calcite's {@code
- * Programs} builds every rule of {@code CoreRules} when first touched; this program builds only the
- * rules it runs.
+ * joins of a query that joins many tables), then filters and projects to calcs, and integer sums
+ * checked ({@link CheckedSums}). Calcite's {@code Programs} builds every rule of {@code CoreRules}
+ * when first touched; this program builds only the rules it runs.
  */
 final class StandardProgram implements Program {
   static final StandardProgram INSTANCE = new StandardProgram();
@@ -69,7 +69,7 @@ final class StandardProgram implements Program {
     plan = new RelFieldTrimmer(null, relBuilder(plan)).trim(plan);
     plan = OrFactoring.apply(plan);
     plan = volcano(planner, plan, requiredOutputTraits, materializations, lattices);
-    return hep(DefaultRules.CALC_RULES, plan, materializations, lattices);
+    return CheckedSums.apply(hep(DefaultRules.CALC_RULES, plan, materializations, lattices));
   }
 
   private RelNode subQuery(

@@ -234,6 +234,10 @@ record ColumnType(Kind kind, int precision, int scale, int length) {
     }
   }
 
+  boolean isInteger() {
+    return kind == Kind.INT || kind == Kind.BIGINT;
+  }
+
   boolean isFloatingPoint() {
     return kind == Kind.REAL || kind == Kind.DOUBLE || kind == Kind.APPROX;
   }
