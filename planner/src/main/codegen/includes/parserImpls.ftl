@@ -155,57 +155,61 @@ Type FloeType() :
 {
     { start = floeNextPos(); }
     (
-        <BOOLEAN> { return floeType(start, "BOOLEAN", p, q); }
-    |
-        <TINYINT> { return floeType(start, "TINYINT", p, q); }
-    |
-        <SMALLINT> { return floeType(start, "SMALLINT", p, q); }
-    |
-        ( <INT> | <INTEGER> ) { return floeType(start, "INTEGER", p, q); }
-    |
-        <BIGINT> { return floeType(start, "BIGINT", p, q); }
-    |
-        <REAL> { return floeType(start, "REAL", p, q); }
-    |
-        <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "FLOAT", p, q);
-        }
-    |
-        <DOUBLE> [ <PRECISION> ] { return floeType(start, "DOUBLE", p, q); }
-    |
-        ( <DECIMAL> | <NUMERIC> | <DEC> )
-        [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
-        { return floeType(start, "DECIMAL", p, q); }
-    |
-        <DATE> { return floeType(start, "DATE", p, q); }
-    |
-        <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
-            return floeType(start, "TIME", p, q);
-        }
-    |
-        <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
-        [
-            <WITH> [ <LOCAL> ] <TIME> <ZONE> { zone = true; }
+        // A built-in type's word names the type, though none of these words is reserved.
+        LOOKAHEAD(1)
+        (
+            <BOOLEAN> { return floeType(start, "BOOLEAN", p, q); }
         |
-            <WITHOUT> <TIME> <ZONE>
-        ]
-        { return floeType(start, zone ? "TIMESTAMP WITH LOCAL TIME ZONE" : "TIMESTAMP", p, q); }
-    |
-        ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
-        [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
-        { return floeType(start, "VARCHAR", p, q); }
-    |
-        <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "BINARY", p, q);
-        }
-    |
-        <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] {
-            return floeType(start, "VARBINARY", p, q);
-        }
-    |
-        <BLOB> { return floeType(start, "BLOB", p, q); }
-    |
-        <UUID> { return floeType(start, "UUID", p, q); }
+            <TINYINT> { return floeType(start, "TINYINT", p, q); }
+        |
+            <SMALLINT> { return floeType(start, "SMALLINT", p, q); }
+        |
+            ( <INT> | <INTEGER> ) { return floeType(start, "INTEGER", p, q); }
+        |
+            <BIGINT> { return floeType(start, "BIGINT", p, q); }
+        |
+            <REAL> { return floeType(start, "REAL", p, q); }
+        |
+            <FLOAT> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "FLOAT", p, q);
+            }
+        |
+            <DOUBLE> [ <PRECISION> ] { return floeType(start, "DOUBLE", p, q); }
+        |
+            ( <DECIMAL> | <NUMERIC> | <DEC> )
+            [ <LPAREN> p = UnsignedIntLiteral() [ <COMMA> q = UnsignedIntLiteral() ] <RPAREN> ]
+            { return floeType(start, "DECIMAL", p, q); }
+        |
+            <DATE> { return floeType(start, "DATE", p, q); }
+        |
+            <TIME> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <WITHOUT> <TIME> <ZONE> ] {
+                return floeType(start, "TIME", p, q);
+            }
+        |
+            <TIMESTAMP> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ]
+            [
+                <WITH> [ <LOCAL> ] <TIME> <ZONE> { zone = true; }
+            |
+                <WITHOUT> <TIME> <ZONE>
+            ]
+            { return floeType(start, zone ? "TIMESTAMP WITH LOCAL TIME ZONE" : "TIMESTAMP", p, q); }
+        |
+            ( <VARCHAR> | <CHAR> | <CHARACTER> [ <VARYING> ] )
+            [ <LPAREN> UnsignedIntLiteral() <RPAREN> ]
+            { return floeType(start, "VARCHAR", p, q); }
+        |
+            <BINARY> [ <LPAREN> p = UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "BINARY", p, q);
+            }
+        |
+            <VARBINARY> [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] {
+                return floeType(start, "VARBINARY", p, q);
+            }
+        |
+            <BLOB> { return floeType(start, "BLOB", p, q); }
+        |
+            <UUID> { return floeType(start, "UUID", p, q); }
+        )
     |
         <ARRAY> <LT> element = FloeType() <GT> { return Types.ListType.ofOptional(0, element); }
     |
@@ -418,7 +422,8 @@ PartitionField FloePartitionArguments(SqlParserPos pos, String transform) :
 
 /**
  * A property's name: a string ('write.delete.mode'), or a word as Trino writes its table
- * properties (format_version, format: Iceberg's format-version and write.format.default).
+ * properties (format_version, partitioning), in lower case; the driver maps Trino's names to
+ * Iceberg's (TableProperties, docs/sql.md).
  */
 String FloePropertyKey() :
 {
@@ -429,21 +434,8 @@ String FloePropertyKey() :
     (
         key = SimpleStringLiteral() { return key; }
     |
-        id = FloeName() { return floeTrinoProperty(id.getSimple()); }
+        id = FloeName() { return id.getSimple().toLowerCase(Locale.ROOT); }
     )
-}
-
-/** The Iceberg property a Trino table property names; other words as written, in lower case. */
-JAVACODE String floeTrinoProperty(String word)
-{
-    String key = word.toLowerCase(Locale.ROOT);
-    if (key.equals("format_version")) {
-        return "format-version";
-    }
-    if (key.equals("format")) {
-        return "write.format.default";
-    }
-    return key;
 }
 
 /** {@code ('key' = value, ...)}: table properties; a value is a string, number, TRUE, FALSE or word. */
@@ -457,24 +449,65 @@ void FloeProperties(Map<String, String> properties) :
 void FloeProperty(Map<String, String> properties) :
 {
     final String key;
-    final String value;
+    String value = null;
     final SqlNumericLiteral n;
     final SqlIdentifier id;
+    final List<String> keys = new ArrayList<String>();
+    final List<String> values = new ArrayList<String>();
 }
 {
     key = FloePropertyKey() <EQ>
     (
         value = SimpleStringLiteral()
     |
-        n = UnsignedNumericLiteral() { value = n.toValue(); }
+        // DECIMAL '1.5' is a number; DECIMAL alone is a name.
+        LOOKAHEAD(2) n = UnsignedNumericLiteral() { value = n.toValue(); }
     |
         <TRUE> { value = "true"; }
     |
         <FALSE> { value = "false"; }
     |
+        // Trino's ARRAY['a', 'b'] (partitioning, sorted_by, parquet_bloom_filter_columns):
+        // the strings, joined by commas.
+        FloeStringArray(values) { value = String.join(",", values); }
+    |
+        // Trino's extra_properties = MAP(ARRAY['k', ...], ARRAY['v', ...]): each key a property.
+        LOOKAHEAD(2) <MAP> <LPAREN> FloeStringArray(keys) <COMMA> FloeStringArray(values) <RPAREN> {
+            if (!key.equals("extra_properties")) {
+                throw new ParseException(
+                    "A MAP(...) value is taken by extra_properties only, not by " + key);
+            }
+            if (keys.size() != values.size()) {
+                throw new ParseException("extra_properties = MAP(keys, values) has "
+                    + keys.size() + " keys and " + values.size() + " values");
+            }
+        }
+    |
         id = FloeName() { value = id.getSimple(); }
     )
-    { properties.put(key, value); }
+    {
+        if (value == null) {
+            for (int i = 0; i < keys.size(); i++) {
+                properties.put(keys.get(i), values.get(i));
+            }
+        } else {
+            properties.put(key, value);
+        }
+    }
+}
+
+/** {@code ARRAY['a', 'b', ...]}: strings. */
+void FloeStringArray(List<String> list) :
+{
+    String item;
+}
+{
+    <ARRAY> <LBRACKET>
+    [
+        item = SimpleStringLiteral() { list.add(item); }
+        ( <COMMA> item = SimpleStringLiteral() { list.add(item); } )*
+    ]
+    <RBRACKET>
 }
 
 /** CREATE [OR REPLACE] TABLE ..., CREATE [OR REPLACE] VIEW ..., CREATE [UNIQUE] INDEX ... */
@@ -978,7 +1011,7 @@ SqlNode FloeInsertOverwrite() :
 {
     <INSERT> { s = span(); } <OVERWRITE> [ <TABLE> ] table = CompoundIdentifier()
     [
-        <PARTITION> <LPAREN>
+        LOOKAHEAD(2) <PARTITION> <LPAREN>
         column = FloeName() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY) {
             partitionColumns.add(column);
             partitionValues.add(value);

@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.HasTableOperations;
@@ -83,6 +84,67 @@ class TablePropertiesTest {
     s.execute("ALTER TABLE t SET PROPERTIES ('write.update.mode' = 'copy-on-write')");
     assertThat(properties()).containsEntry("write.update.mode", "copy-on-write");
     assertThat(Sql.lines(c, "SELECT COUNT(*) FROM t")).containsExactly("3");
+  }
+
+  @Test
+  void trinosIcebergConnectorPropertiesBecomeIcebergsOwn() throws SQLException {
+    s.execute(
+        "CREATE TABLE tr (id INT, name VARCHAR) WITH (format = 'PARQUET', format_version = 2,"
+            + " object_store_layout_enabled = false, max_commit_retry = 7,"
+            + " parquet_bloom_filter_columns = ARRAY['id', 'name'],"
+            + " extra_properties = MAP(ARRAY['owner', 'write.target-file-size-bytes'],"
+            + " ARRAY['sales', '1048576']))");
+    Table tr = ReferenceWriter.load(root.resolve("tr"));
+    assertThat(((HasTableOperations) tr).operations().current().formatVersion()).isEqualTo(2);
+    assertThat(tr.properties())
+        .containsEntry("write.format.default", "parquet")
+        .containsEntry("write.object-storage.enabled", "false")
+        .containsEntry("commit.retry.num-retries", "7")
+        .containsEntry("write.parquet.bloom-filter-enabled.column.id", "true")
+        .containsEntry("write.parquet.bloom-filter-enabled.column.name", "true")
+        .containsEntry("owner", "sales")
+        .containsEntry("write.target-file-size-bytes", "1048576")
+        .doesNotContainKeys("format", "format_version", "extra_properties", "max_commit_retry");
+    s.execute(
+        "ALTER TABLE t SET PROPERTIES parquet_bloom_filter_columns = ARRAY['name'],"
+            + " extra_properties = MAP(ARRAY['team'], ARRAY['data'])");
+    assertThat(properties())
+        .containsEntry("write.parquet.bloom-filter-enabled.column.name", "true")
+        .containsEntry("team", "data");
+    s.execute("ALTER TABLE t SET TBLPROPERTIES ('write.parquet.compression-codec' = 'zstd')");
+    assertThat(properties()).containsEntry("write.parquet.compression-codec", "zstd");
+    assertThat(Sql.lines(c, "SELECT COUNT(*) FROM t")).containsExactly("3");
+  }
+
+  @Test
+  void trinosPropertiesFloeTakesAnotherWayOrNotAtAllAre0A000NamingThem()
+      throws IOException, SQLException {
+    long before = metadataFiles();
+    for (String property :
+        List.of(
+            "partitioning = ARRAY['bucket(id, 4)']",
+            "sorted_by = ARRAY['id']",
+            "location = '/tmp/elsewhere'",
+            "data_location = 's3://bucket/data'",
+            "orc_bloom_filter_columns = ARRAY['id']",
+            "orc_bloom_filter_fpp = 0.05")) {
+      String name = property.substring(0, property.indexOf(' '));
+      assertThatThrownBy(() -> s.execute("ALTER TABLE t SET PROPERTIES " + property))
+          .hasMessageContaining(name)
+          .satisfies(e -> assertState(e, "0A000"));
+      assertThatThrownBy(() -> s.execute("CREATE TABLE refused (id INT) WITH (" + property + ")"))
+          .hasMessageContaining(name)
+          .satisfies(e -> assertState(e, "0A000"));
+    }
+    assertThat(metadataFiles()).isEqualTo(before);
+    assertThat(root.resolve("refused")).doesNotExist();
+    assertThatThrownBy(
+            () ->
+                s.execute(
+                    "ALTER TABLE t SET PROPERTIES extra_properties = MAP(ARRAY['a', 'b'],"
+                        + " ARRAY['x'])"))
+        .hasMessageContaining("extra_properties")
+        .satisfies(e -> assertState(e, "42000"));
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -286,6 +287,45 @@ class ViewsTest {
   }
 
   @Test
+  void aColumnDroppedOrRenamedUnderASelectStarViewIs42S22NamingTheViewAndTheColumn()
+      throws Exception {
+    s.execute("CREATE TABLE people (id INT, name VARCHAR, city VARCHAR)");
+    s.execute("INSERT INTO people VALUES (1, 'ann', 'oslo')");
+    s.execute("CREATE VIEW everyone AS SELECT * FROM people");
+    s.execute("CREATE VIEW named (who, label, town) AS SELECT * FROM people WHERE id > 0");
+    s.execute("ALTER TABLE people RENAME COLUMN name TO full_name");
+    assertState(() -> Sql.lines(c, "SELECT * FROM everyone"), "42S22", "everyone", "'name'");
+    assertState(() -> Sql.lines(c, "SELECT id FROM named"), "42S22", "named", "'name'");
+    s.execute("ALTER TABLE people RENAME COLUMN full_name TO name");
+    assertThat(Sql.lines(c, "SELECT * FROM everyone")).containsExactly("1 ann oslo");
+    s.execute("ALTER TABLE people DROP COLUMN city");
+    assertState(() -> Sql.lines(c, "SELECT id FROM everyone"), "42S22", "everyone", "'city'");
+    s.execute("CREATE OR REPLACE VIEW everyone AS SELECT * FROM people");
+    assertThat(Sql.lines(c, "SELECT * FROM everyone")).containsExactly("1 ann");
+  }
+
+  @Test
+  void aSelectStarViewKeepsItsColumnsWhenItsTableGainsOneAsInPostgresql() throws Exception {
+    s.execute("CREATE VIEW all_customers AS SELECT * FROM customers");
+    s.execute("CREATE VIEW labelled (customer_id, customer_name) AS SELECT * FROM customers");
+    s.execute("ALTER TABLE customers ADD COLUMN city VARCHAR");
+    s.execute("INSERT INTO customers VALUES (30, 'cy', 'rome')");
+    try (ResultSet rows = s.executeQuery("SELECT * FROM all_customers ORDER BY id")) {
+      assertThat(rows.getMetaData().getColumnCount()).isEqualTo(2);
+      assertThat(rows.getMetaData().getColumnLabel(2)).isEqualTo("name");
+    }
+    assertThat(Sql.lines(c, "SELECT * FROM all_customers ORDER BY id"))
+        .containsExactly("10 ann", "20 bob", "30 cy");
+    assertThat(Sql.lines(c, "SELECT * FROM labelled ORDER BY customer_id"))
+        .containsExactly("10 ann", "20 bob", "30 cy");
+    assertThat(view(root.resolve("all_customers")).properties())
+        .containsEntry("floe.query-column-names", "id,name");
+    s.execute("CREATE OR REPLACE VIEW all_customers AS SELECT * FROM customers");
+    assertThat(Sql.lines(c, "SELECT * FROM all_customers WHERE id = 30"))
+        .containsExactly("30 cy rome");
+  }
+
+  @Test
   void anInvalidQueryCreatesNothing() throws Exception {
     assertState(() -> s.execute("CREATE VIEW v AS SELECT nope FROM orders"), "42S22");
     assertState(() -> s.execute("CREATE VIEW v AS SELECT id FROM nowhere"), "42S02");
@@ -324,6 +364,57 @@ class ViewsTest {
         .isEqualTo(org.apache.iceberg.types.Types.DecimalType.of(10, 2));
     assertThat(Sql.lines(c, "SELECT order_id, amount FROM sales.big_orders ORDER BY 1"))
         .containsExactly("1 5.00", "2 7.50");
+  }
+
+  @Test
+  void aViewHoldsItsQueryForTrinoAndSparkTooWhichDuckdbRunsToTheSameRows() throws Exception {
+    s.execute(
+        "CREATE VIEW big_spenders AS SELECT customer, SUM(total) AS spent FROM orders"
+            + " WHERE total > 2 GROUP BY customer HAVING COUNT(*) >= 1");
+    ViewMetadata metadata = view(root.resolve("big_spenders"));
+    Map<String, String> texts = new java.util.LinkedHashMap<>();
+    for (org.apache.iceberg.view.ViewRepresentation r :
+        metadata.currentVersion().representations()) {
+      SQLViewRepresentation sql = (SQLViewRepresentation) r;
+      texts.put(sql.dialect(), sql.sql());
+    }
+    assertThat(texts.keySet()).containsExactly("floe", "trino", "spark");
+    assertThat(texts.get("trino")).contains("FROM \"orders\"").contains("SUM(\"total\")");
+    assertThat(texts.get("spark")).contains("FROM `orders`").contains("SUM(`total`)");
+    List<String> files = new java.util.ArrayList<>();
+    try (ResultSet rows =
+        s.executeQuery("SELECT file_path FROM \"orders$data_files\" ORDER BY 1")) {
+      while (rows.next()) {
+        files.add("'" + rows.getString(1).replace("file:", "").replace("'", "''") + "'");
+      }
+    }
+    List<String> duck = new java.util.ArrayList<>();
+    try (Connection d = DriverManager.getConnection("jdbc:duckdb:");
+        Statement ds = d.createStatement()) {
+      ds.execute(
+          "CREATE VIEW orders AS SELECT * FROM read_parquet([" + String.join(", ", files) + "])");
+      try (ResultSet rows =
+          ds.executeQuery("SELECT * FROM (" + texts.get("trino") + ") ORDER BY 1")) {
+        while (rows.next()) {
+          duck.add(rows.getInt(1) + " " + rows.getBigDecimal(2).setScale(2));
+        }
+      }
+    }
+    assertThat(duck).containsExactly("10 7.25", "20 7.50");
+    assertThat(Sql.lines(c, "SELECT * FROM big_spenders ORDER BY 1"))
+        .containsExactlyElementsOf(duck);
+  }
+
+  @Test
+  void aViewUsingSqlOnlyFloeMeansThisWayHoldsFloesTextAlone() throws Exception {
+    s.execute("CREATE VIEW a_names AS SELECT id FROM customers WHERE name ILIKE 'A%'");
+    s.execute("CREATE VIEW months AS SELECT date_trunc('month', DATE '2024-05-17') AS m");
+    for (String name : List.of("a_names", "months")) {
+      assertThat(view(root.resolve(name)).currentVersion().representations())
+          .extracting(r -> ((SQLViewRepresentation) r).dialect())
+          .containsExactly("floe");
+    }
+    assertThat(Sql.lines(c, "SELECT * FROM a_names")).containsExactly("10");
   }
 
   @Test

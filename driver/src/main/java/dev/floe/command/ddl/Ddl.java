@@ -182,7 +182,8 @@ public final class Ddl {
     properties.put(TableProperties.MERGE_MODE, "merge-on-read");
     properties.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
     properties.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, PREVIOUS_VERSIONS_MAX);
-    properties.putAll(create.properties);
+    Map<String, String> given = TrinoProperties.toIceberg(create.properties);
+    properties.putAll(given);
     checkFormatVersion(properties);
     if (create.query == null) {
       Schema schema = schema(columns(create.columns), create.primaryKey, path);
@@ -203,7 +204,7 @@ public final class Ddl {
                     path,
                     schema,
                     spec(path, schema, create.partitioning),
-                    formatFor(schema, properties, create.properties, 0)));
+                    formatFor(schema, properties, given, 0)));
   }
 
   /**
@@ -215,7 +216,8 @@ public final class Ddl {
       throws SQLException {
     checkNoPendingChange(path, "replace");
     Table current = catalog().loadTable(path);
-    Map<String, String> properties = new LinkedHashMap<>(create.properties);
+    Map<String, String> given = TrinoProperties.toIceberg(create.properties);
+    Map<String, String> properties = new LinkedHashMap<>(given);
     if (properties.containsKey(TableProperties.FORMAT_VERSION)) {
       checkFormatVersion(properties);
     }
@@ -236,8 +238,7 @@ public final class Ddl {
                     current,
                     schema,
                     spec(path, schema, create.partitioning),
-                    formatFor(
-                        schema, properties, create.properties, TableUtil.formatVersion(current)));
+                    formatFor(schema, properties, given, TableUtil.formatVersion(current)));
     return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, asSelect);
   }
 
@@ -452,11 +453,12 @@ public final class Ddl {
         names().tableToChange(connection.schemaPath(), SqlNames.parts(alter.name), "alter");
     checkNoPendingChange(path, "alter");
     Table table = catalog().loadTable(path);
-    if (alter.set.containsKey(TableProperties.FORMAT_VERSION)) {
-      checkFormatVersion(alter.set);
+    Map<String, String> set = TrinoProperties.toIceberg(alter.set);
+    if (set.containsKey(TableProperties.FORMAT_VERSION)) {
+      checkFormatVersion(set);
     }
     List<String> unset = new ArrayList<>();
-    for (String key : alter.unset) {
+    for (String key : TrinoProperties.toIceberg(alter.unset)) {
       if (key.equals(TableProperties.FORMAT_VERSION)) {
         throw FloeError.INVALID_PROPERTY.error(
             "UNSET of '" + key + "'", "a table always has a format version");
@@ -471,10 +473,10 @@ public final class Ddl {
                 + " has no such property (UNSET IF EXISTS ignores it)");
       }
     }
-    if (alter.set.isEmpty() && unset.isEmpty()) {
+    if (set.isEmpty() && unset.isEmpty()) {
       return;
     }
-    catalog().updateProperties(path, table, alter.set, unset);
+    catalog().updateProperties(path, table, set, unset);
   }
 
   /** The column of a table a name denotes, resolved by the one column resolver. */

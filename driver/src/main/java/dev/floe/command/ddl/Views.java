@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -75,7 +76,8 @@ final class Views {
       throw SqlErrors.of(FloeError.VIEW_EXISTS, viewName);
     }
     String query = FloeParser.textFrom(sql, create.queryStart);
-    Schema schema = schema(path, query, create);
+    List<String> queryColumns = new ArrayList<>();
+    Schema schema = schema(path, query, create, queryColumns);
     for (int attempt = 1; ; attempt++) {
       ViewMetadata base = catalog().viewExists(path) ? catalog().loadView(path) : null;
       if (base != null && !create.replace) {
@@ -84,7 +86,7 @@ final class Views {
         }
         throw SqlErrors.of(FloeError.VIEW_EXISTS, viewName);
       }
-      ViewMetadata next = metadata(path, base, current, query, schema);
+      ViewMetadata next = metadata(path, base, current, query, schema, queryColumns);
       try {
         catalog().commitView(path, base, next);
         return;
@@ -114,7 +116,8 @@ final class Views {
    * The columns of a view's query, found by validating and planning it (with no rows read); named
    * by the column list when one is given.
    */
-  private Schema schema(List<String> path, String query, SqlCreateLakeView create)
+  private Schema schema(
+      List<String> path, String query, SqlCreateLakeView create, List<String> queryColumns)
       throws SQLException {
     List<Types.NestedField> fields = new ArrayList<>();
     List<String> given = new ArrayList<>();
@@ -153,6 +156,7 @@ final class Views {
                   + column.getType().getFullTypeString()
                   + " (cast it to a type a table can hold)");
         }
+        queryColumns.add(column.getName());
         String columnName =
             create.columns == null ? ColumnLabels.of(column.getName()) : given.get(id);
         id++;
@@ -175,8 +179,9 @@ final class Views {
       @Nullable ViewMetadata base,
       List<String> current,
       String query,
-      Schema schema) {
-    ViewVersion version =
+      Schema schema,
+      List<String> queryColumns) {
+    ImmutableViewVersion.Builder versionBuilder =
         ImmutableViewVersion.builder()
             .versionId(base == null ? 1 : base.currentVersionId() + 1)
             .schemaId(schema.schemaId())
@@ -188,8 +193,16 @@ final class Views {
                 ImmutableSQLViewRepresentation.builder()
                     .sql(query)
                     .dialect(SqlNames.VIEW_DIALECT)
-                    .build())
-            .build();
+                    .build());
+    // The same query for Trino and Spark, where their dialects can say it (ViewDialects).
+    for (Map.Entry<String, String> text : ViewDialects.of(query).entrySet()) {
+      versionBuilder.addRepresentations(
+          ImmutableSQLViewRepresentation.builder()
+              .sql(text.getValue())
+              .dialect(text.getKey())
+              .build());
+    }
+    ViewVersion version = versionBuilder.build();
     try {
       ViewMetadata.Builder builder =
           base == null
@@ -197,6 +210,16 @@ final class Views {
                   .assignUUID(UUID.randomUUID().toString())
                   .setLocation(catalog().tableLocation(path))
               : ViewMetadata.buildFrom(base);
+      // The query's own column names, read by name (docs/sql.md, "Views"): not when a name is one
+      // Calcite made up by position (EXPR$n), which a column added before it would shift.
+      boolean byName =
+          queryColumns.stream().noneMatch(n -> n.contains(",") || n.startsWith("EXPR$"))
+              && queryColumns.stream().distinct().count() == queryColumns.size();
+      if (byName) {
+        builder.setProperties(Map.of(SqlNames.VIEW_QUERY_COLUMNS, String.join(",", queryColumns)));
+      } else if (base != null && base.properties().containsKey(SqlNames.VIEW_QUERY_COLUMNS)) {
+        builder.removeProperties(java.util.Set.of(SqlNames.VIEW_QUERY_COLUMNS));
+      }
       return builder.setCurrentVersion(version, schema).build();
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw FloeError.VALIDATION.error(e, "view " + String.join(".", path) + ": " + e.getMessage());

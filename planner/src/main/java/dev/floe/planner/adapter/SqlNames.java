@@ -56,6 +56,13 @@ public final class SqlNames {
   /** The SQL dialect of the views Floe writes (docs/sql.md, "Views"). */
   public static final String VIEW_DIALECT = "floe";
 
+  /**
+   * The view property naming, comma-separated, the columns its query gave when it was created (as
+   * Spark's {@code spark.query-column-names}): a view reads those columns of its query by name, so
+   * a {@code SELECT *} view keeps the columns it had when a column is added to its table.
+   */
+  public static final String VIEW_QUERY_COLUMNS = "floe.query-column-names";
+
   /** How deeply views may be nested in one statement (a view over a view over ...). */
   static final int MAX_VIEW_DEPTH = 32;
 
@@ -559,13 +566,59 @@ public final class SqlNames {
         throw e;
       }
       SqlParserPos pos = identifier.getParserPosition();
+      String alias = path.get(path.size() - 1);
+      List<Types.NestedField> columns = metadata.schema().columns();
+      List<String> queryColumns = queryColumns(metadata, columns.size());
       List<SqlNode> operands = new ArrayList<>();
       operands.add(query);
-      operands.add(new SqlIdentifier(path.get(path.size() - 1), pos.withQuoting(true)));
-      for (Types.NestedField field : metadata.schema().columns()) {
-        operands.add(new SqlIdentifier(field.name(), pos.withQuoting(true)));
+      operands.add(new SqlIdentifier(alias, pos.withQuoting(true)));
+      List<SqlNode> select = new ArrayList<>();
+      if (queryColumns == null) {
+        // By position: SELECT * FROM (query) AS view(columns).
+        for (Types.NestedField field : columns) {
+          operands.add(new SqlIdentifier(field.name(), pos.withQuoting(true)));
+        }
+        select.add(SqlIdentifier.star(pos));
+      } else {
+        // By name: SELECT view.c AS column, ... FROM (query) AS view. A column its table lost is
+        // "Column 'c' not found in table 'view'" (42S22).
+        for (int i = 0; i < columns.size(); i++) {
+          SqlIdentifier column =
+              new SqlIdentifier(
+                  List.of(alias, queryColumns.get(i)),
+                  null,
+                  pos,
+                  List.of(pos.withQuoting(true), pos.withQuoting(true)));
+          select.add(
+              SqlStdOperatorTable.AS.createCall(
+                  pos, column, new SqlIdentifier(columns.get(i).name(), pos.withQuoting(true))));
+        }
       }
-      return selectAll(pos, SqlStdOperatorTable.AS.createCall(pos, operands), null);
+      SqlNode aliased = SqlStdOperatorTable.AS.createCall(pos, operands);
+      return new SqlSelect(
+          pos,
+          null,
+          new SqlNodeList(select, pos),
+          aliased,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
+    }
+
+    /** The names a view's query gave its columns when it was created; null if not recorded. */
+    private static @Nullable List<String> queryColumns(ViewMetadata metadata, int count) {
+      String names = metadata.properties().get(VIEW_QUERY_COLUMNS);
+      if (names == null) {
+        return null;
+      }
+      List<String> list = List.of(names.split(",", -1));
+      return list.size() == count ? list : null;
     }
 
     private boolean isTableName(SqlIdentifier identifier) {

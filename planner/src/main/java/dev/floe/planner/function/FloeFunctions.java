@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
@@ -21,6 +22,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlDatePartFunction;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -173,6 +175,13 @@ public final class FloeFunctions {
     library(SqlLibraryOperators.LTRIM, "ltrim(s): s without leading spaces");
     library(SqlLibraryOperators.RTRIM, "rtrim(s): s without trailing spaces");
     library(SqlLibraryOperators.STRPOS, "strpos(s, sub): the 1-based position of sub, or 0");
+    library(
+        SqlLibraryOperators.SUBSTR_BIG_QUERY,
+        "substr(s, start [, length]): as SUBSTRING; a negative start counts from the end (Trino,"
+            + " Spark, DuckDB)");
+    library(
+        new SqlDatePartFunction("DAY", TimeUnit.DAY),
+        "day(d): the day of the month, as EXTRACT(DAY FROM d) (Trino, Spark, DuckDB)");
     library(SqlLibraryOperators.LENGTH, "length(s): the number of characters");
     library(SqlLibraryOperators.REVERSE, "reverse(s): the characters in reverse order");
     library(SqlLibraryOperators.LEVENSHTEIN, "levenshtein(a, b): the edit distance");
