@@ -10,6 +10,10 @@ SELECT COUNT(DISTINCT product) AS products, COUNT(note) AS notes, AVG(CAST(qty A
 
 SELECT region, SUM(qty * price) AS revenue FROM sales GROUP BY region HAVING SUM(qty) > 5 ORDER BY revenue DESC;
 
+-- AVG, STDDEV and VAR of an integer column are DOUBLE in all four (not the column's type)
+SELECT region, AVG(qty) AS mean, ROUND(stddev_samp(qty), 6) AS sd, ROUND(var_pop(qty), 6) AS vp
+FROM sales GROUP BY region ORDER BY region;
+
 -- Names that are not reserved in Trino, Spark or PostgreSQL
 SELECT id AS value, qty AS running, region AS method FROM sales ORDER BY value;
 
