@@ -692,6 +692,20 @@ public class LakePrepare extends CalcitePrepareImpl {
       dev.floe.planner.type.DatetimeLiterals.check(literal);
       return null;
     }
+
+    @Override
+    public Void visit(org.apache.calcite.sql.SqlCall call) {
+      if (call.getKind() == org.apache.calcite.sql.SqlKind.SNAPSHOT) {
+        // FOR SYSTEM_TIME AS OF: TimeTravel reads the period itself, in more spellings than a
+        // TIMESTAMP literal has (Trino's TIMESTAMP '... Europe/Vienna', an instant); only its
+        // year is checked here.
+        if (call.operand(1) instanceof org.apache.calcite.sql.SqlLiteral period) {
+          dev.floe.planner.type.DatetimeLiterals.checkYear(period);
+        }
+        return call.operand(0).accept(this);
+      }
+      return super.visit(call);
+    }
   }
 
   /**

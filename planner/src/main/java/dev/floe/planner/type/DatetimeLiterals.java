@@ -26,23 +26,40 @@ public final class DatetimeLiterals {
    *     naming the literal
    */
   public static void check(SqlLiteral literal) {
-    if (!(literal instanceof SqlUnknownLiteral unknown)) {
-      return;
-    }
-    SqlTypeName type = type(unknown.tag);
+    SqlTypeName type = checkYear(literal);
     if (type == null) {
       return;
     }
+    SqlUnknownLiteral unknown = (SqlUnknownLiteral) literal;
     String shown = unknown.tag + " '" + unknown.getValue() + "'";
-    if (type != SqlTypeName.TIME && LONG_YEAR.matcher(unknown.getValue()).matches()) {
-      throw FloeError.DATETIME_OVERFLOW.error(
-          shown, "its year is beyond 9999, the last year a DATE or TIMESTAMP holds");
-    }
     try {
       unknown.resolve(type);
     } catch (RuntimeException e) {
       throw FloeError.INVALID_DATETIME.error(e, shown, "it is not a valid " + unknown.tag);
     }
+  }
+
+  /**
+   * Refuses a typed literal whose year lies beyond 9999, and nothing else: for a literal read by
+   * code of Floe's own that accepts more spellings than Calcite (a time travel's {@code TIMESTAMP
+   * '2024-06-03 10:00 Europe/Vienna'}, an instant as Trino writes it).
+   *
+   * @return the literal's date or time type, or null when it is no typed date or time literal
+   * @throws dev.floe.error.FloeException DATETIME_OVERFLOW (22008) naming the literal
+   */
+  public static SqlTypeName checkYear(SqlLiteral literal) {
+    if (!(literal instanceof SqlUnknownLiteral unknown)) {
+      return null;
+    }
+    SqlTypeName type = type(unknown.tag);
+    if (type != null
+        && type != SqlTypeName.TIME
+        && LONG_YEAR.matcher(unknown.getValue()).matches()) {
+      throw FloeError.DATETIME_OVERFLOW.error(
+          unknown.tag + " '" + unknown.getValue() + "'",
+          "its year is beyond 9999, the last year a DATE or TIMESTAMP holds");
+    }
+    return type;
   }
 
   /** The type a literal's tag names, when it is a date, time or timestamp; else null. */
