@@ -89,10 +89,16 @@ public final class SqlNames {
    * {@code SELECT * FROM from [WHERE where]}: a view's rows, or the rows optimize's WHERE picks.
    */
   public static SqlSelect selectAll(SqlParserPos pos, SqlNode from, @Nullable SqlNode where) {
+    return select(pos, List.of(SqlIdentifier.star(pos)), from, where);
+  }
+
+  /** {@code SELECT items FROM from [WHERE where]}. */
+  static SqlSelect select(
+      SqlParserPos pos, List<SqlNode> items, SqlNode from, @Nullable SqlNode where) {
     return new SqlSelect(
         pos,
         null,
-        new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos),
+        new SqlNodeList(items, pos),
         from,
         where,
         null,
@@ -594,21 +600,7 @@ public final class SqlNames {
                   pos, column, new SqlIdentifier(columns.get(i).name(), pos.withQuoting(true))));
         }
       }
-      SqlNode aliased = SqlStdOperatorTable.AS.createCall(pos, operands);
-      return new SqlSelect(
-          pos,
-          null,
-          new SqlNodeList(select, pos),
-          aliased,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
+      return select(pos, select, SqlStdOperatorTable.AS.createCall(pos, operands), null);
     }
 
     /** The names a view's query gave its columns when it was created; null if not recorded. */
