@@ -94,6 +94,7 @@ public final class TpchBenchmark {
         }
         double[] duckMs = new double[runs];
         List<List<Object>> expected = null;
+        List<String> labels = null;
         for (int r = -1; r < runs; r++) {
           if (r < 0 && runs == 1) {
             continue;
@@ -101,6 +102,7 @@ public final class TpchBenchmark {
           long t0 = System.nanoTime();
           try (Statement s = duck.createStatement();
               ResultSet rs = s.executeQuery(sql)) {
+            labels = Tpch.labels(rs);
             expected = Tpch.rows(rs);
           }
           if (r >= 0) {
@@ -162,7 +164,7 @@ public final class TpchBenchmark {
           answer = error != null ? error : "no answer";
           failures++;
         } else {
-          String difference = Tpch.difference(expected, actual);
+          String difference = Tpch.difference(expected, actual, Tpch.orderKeys(sql, labels));
           answer = difference == null ? "same (" + actual.size() + " rows)" : difference;
           if (difference != null) {
             failures++;
