@@ -41,11 +41,18 @@ class HashJoinSpillTest {
   private static final String BUDGET = "?memoryBudget=16kB";
 
   @TempDir static Path lake;
+
+  /** The temporary folder of this class's joins, away from those of other programs. */
+  @TempDir static Path temporary;
+
+  private static String temporaryBefore;
   private static Connection unlimited;
   private static Connection small;
 
   @BeforeAll
   static void fillTables() throws SQLException {
+    temporaryBefore = System.getProperty("java.io.tmpdir");
+    System.setProperty("java.io.tmpdir", temporary.toString());
     unlimited = DriverManager.getConnection("jdbc:floe:" + lake);
     small = DriverManager.getConnection("jdbc:floe:" + lake + BUDGET);
     Sql.update(
@@ -105,6 +112,7 @@ class HashJoinSpillTest {
 
   @AfterAll
   static void close() throws SQLException {
+    System.setProperty("java.io.tmpdir", temporaryBefore);
     small.close();
     unlimited.close();
   }

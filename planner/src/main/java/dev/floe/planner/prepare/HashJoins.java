@@ -223,8 +223,8 @@ public final class HashJoins {
           if (++part >= builds.fanout()) {
             return false;
           }
-          if (builds.count(part) == 0 && probes.count(part) == 0) {
-            continue;
+          if (probes.count(part) == 0 && !build.marking) {
+            continue; // no probe row, and no build row kept for want of one
           }
           build.check();
           inner = open(build.child(), builds.rows(part), probes.<L>rows(part), joiner);

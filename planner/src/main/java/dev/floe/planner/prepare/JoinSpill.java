@@ -45,15 +45,19 @@ final class JoinSpill {
   private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
 
   static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  for (Path folder : LIVE) {
-                    deleteTree(folder);
-                  }
-                },
-                "floe-join-spill-cleanup"));
+    try {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    for (Path folder : LIVE) {
+                      deleteTree(folder);
+                    }
+                  },
+                  "floe-join-spill-cleanup"));
+    } catch (IllegalStateException | SecurityException e) {
+      // the JVM is ending already, or forbids hooks: folders are still deleted as joins close
+    }
   }
 
   private JoinSpill() {}
@@ -89,8 +93,7 @@ final class JoinSpill {
         }
         return path.resolve("part-" + files++);
       } catch (IOException e) {
-        throw FloeError.IO.error(
-            e, "a hash join's spill folder under java.io.tmpdir", String.valueOf(e.getMessage()));
+        throw diskFailure(e, "create its folder under java.io.tmpdir");
       }
     }
 
@@ -107,6 +110,19 @@ final class JoinSpill {
         path = null;
       }
     }
+  }
+
+  /**
+   * The failure of a join that could not spill: 53200 (the statement did not fit in its memory, and
+   * the disk could not take the rest), never 58030, which is kept for damage to the lake.
+   */
+  private static RuntimeException diskFailure(IOException e, String what) {
+    return FloeError.OUT_OF_MEMORY.error(
+        e,
+        "a hash join past the statement's memory budget could not spill to disk: could not "
+            + what
+            + ": "
+            + e);
   }
 
   private static void deleteTree(Path folder) {
@@ -181,8 +197,7 @@ final class JoinSpill {
         write(out, row);
         bytes += out.size() - before;
       } catch (IOException e) {
-        throw FloeError.IO.error(
-            e, "the hash join's spill file " + files[i], String.valueOf(e.getMessage()));
+        throw diskFailure(e, "write " + files[i]);
       }
       counts[i]++;
     }
@@ -204,8 +219,7 @@ final class JoinSpill {
         }
       }
       if (failed != null) {
-        throw FloeError.IO.error(
-            failed, "the hash join's spill file " + files[at], String.valueOf(failed.getMessage()));
+        throw diskFailure(failed, "write " + files[at]);
       }
     }
 
@@ -299,8 +313,7 @@ final class JoinSpill {
         left--;
         return true;
       } catch (IOException e) {
-        throw FloeError.IO.error(
-            e, "the hash join's spill file " + file, String.valueOf(e.getMessage()));
+        throw diskFailure(e, "read " + file);
       }
     }
 
