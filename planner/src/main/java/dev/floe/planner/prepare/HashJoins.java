@@ -28,8 +28,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <ul>
  *   <li>the build side (the right input) is read first, in full, each row's estimated size reserved
- *       in the statement's {@link MemoryBudget} (53200 past it, never an {@code OutOfMemoryError})
- *       and released when the join closes;
+ *       in the statement's {@link MemoryBudget} and released when the join closes; a build side
+ *       past half of what the budget had free when it started, or past the budget, spills: both
+ *       inputs are partitioned by key into files ({@link JoinSpill}) and joined a partition at a
+ *       time ({@link Partitioned}), so the join finishes within the budget (53200 only when one
+ *       key's rows alone do not fit, never an {@code OutOfMemoryError});
  *   <li>building and probing check the statement's cancellation every few rows, and every few build
  *       rows tried against one probe row, so {@code cancel()} and the query timeout stop a join
  *       that produces no rows for a long time (a key shared by many build rows whose residual
