@@ -79,7 +79,15 @@ public final class ExplainAnalyze {
         "peak memory held by joins and sorts (estimated): "
             + (memory.peak() + 1023) / 1024
             + " KiB of the statement's budget of "
-            + (memory.limit() == Long.MAX_VALUE ? "no limit" : (memory.limit() >> 20) + " MiB"));
+            + (memory.limit() == Long.MAX_VALUE ? "no limit" : memory.limitText()));
+    if (memory.spills() > 0) {
+      lines.add(
+          "rows written to disk by joins that did not fit: "
+              + (memory.spilledBytes() + 1023) / 1024
+              + " KiB in "
+              + memory.spills()
+              + " partitionings");
+    }
     lines.add(
         "time: planning: "
             + millis(planning)

@@ -28,8 +28,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <ul>
  *   <li>the build side (the right input) is read first, in full, each row's estimated size reserved
- *       in the statement's {@link MemoryBudget} (53200 past it, never an {@code OutOfMemoryError})
- *       and released when the join closes;
+ *       in the statement's {@link MemoryBudget} and released when the join closes; a build side
+ *       past half of what the budget had free when it started, or past the budget, spills: both
+ *       inputs are partitioned by key into files ({@link JoinSpill}) and joined a partition at a
+ *       time ({@link Partitioned}), so the join finishes within the budget (53200 only when one
+ *       key's rows alone do not fit, never an {@code OutOfMemoryError});
  *   <li>building and probing check the statement's cancellation every few rows, and every few build
  *       rows tried against one probe row, so {@code cancel()} and the query timeout stop a join
  *       that produces no rows for a long time (a key shared by many build rows whose residual
@@ -42,6 +45,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class HashJoins {
   private static final int CHECK_EVERY = 256;
+
+  /** The files a build side that spills is split into first, and each of those again. */
+  private static final int FANOUT = 64;
+
+  private static final int SUB_FANOUT = 16;
+
+  /** How many times a partition is split again before its join gives up with 53200. */
+  private static final int MAX_DEPTH = 4;
 
   private HashJoins() {}
 
@@ -96,8 +107,11 @@ public final class HashJoins {
           Build<R, L, K> build =
               new Build<>(root, spec, statement, rightKey, leftKey, comparer, true);
           build.marking = nullsOnRight;
-          build.read(left);
-          return new ProbeRight<>(build, right, result, predicate, nullsOnRight);
+          return open(
+              build,
+              left,
+              right,
+              (b, probe) -> new ProbeRight<>(b, probe, result, predicate, nullsOnRight));
         }
       };
     }
@@ -106,8 +120,11 @@ public final class HashJoins {
       public Enumerator<T> enumerator() {
         Build<L, R, K> build =
             new Build<>(root, spec, statement, leftKey, rightKey, comparer, true);
-        build.read(right);
-        return new Probe<>(build, left, result, predicate, nullsOnRight);
+        return open(
+            build,
+            right,
+            left,
+            (b, probe) -> new Probe<>(b, probe, result, predicate, nullsOnRight));
       }
     };
   }
@@ -132,10 +149,154 @@ public final class HashJoins {
       public Enumerator<L> enumerator() {
         Build<L, R, K> build =
             new Build<>(root, spec, statement, leftKey, rightKey, comparer, predicate != null);
-        build.read(right);
-        return new Filtered<>(build, left, predicate, anti);
+        return open(build, right, left, (b, probe) -> new Filtered<>(b, probe, predicate, anti));
       }
     };
+  }
+
+  /** Makes the enumerator of a join's rows from a build side read in full and its probe side. */
+  private interface Joiner<L, R, K, T> {
+    Enumerator<T> join(Build<L, R, K> build, Enumerable<L> probe);
+  }
+
+  /**
+   * Reads a build side and joins the probe side to it: in memory when it fits, else partition by
+   * partition from the files it spilled to.
+   */
+  private static <L, R, K, T> Enumerator<T> open(
+      Build<L, R, K> build,
+      Enumerable<R> buildRows,
+      Enumerable<L> probeRows,
+      Joiner<L, R, K, T> joiner) {
+    build.read(buildRows);
+    if (build.parts == null) {
+      return joiner.join(build, probeRows);
+    }
+    return new Partitioned<>(build, probeRows, joiner);
+  }
+
+  /**
+   * The rows of a join whose build side spilled (Grace hash join): the probe side is written to
+   * files partitioned by the same hash of its key, then each pair of partitions is joined in memory
+   * (a build partition that still does not fit is split again with another hash), its files deleted
+   * as soon as it is done. A NULL key's rows go to the first partition, where they match nothing as
+   * in memory (a left join's and an anti-join's rows are still kept).
+   */
+  private static final class Partitioned<L, R, K, T> implements Enumerator<T> {
+    private final Build<L, R, K> build;
+    private final JoinSpill.Partitions builds;
+    private final Enumerable<L> probe;
+    private final Joiner<L, R, K, T> joiner;
+    private JoinSpill.@Nullable Partitions probes;
+    private int part = -1;
+    private @Nullable Enumerator<T> inner;
+    private @Nullable T current;
+    private boolean closed;
+
+    Partitioned(Build<L, R, K> build, Enumerable<L> probe, Joiner<L, R, K, T> joiner) {
+      this.build = build;
+      this.builds = java.util.Objects.requireNonNull(build.parts);
+      this.probe = probe;
+      this.joiner = joiner;
+    }
+
+    @Override
+    public T current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (closed) {
+        return false;
+      }
+      try {
+        if (probes == null) {
+          partitionProbe();
+        }
+        for (; ; ) {
+          Enumerator<T> rows = inner;
+          if (rows != null) {
+            if (rows.moveNext()) {
+              current = rows.current();
+              return true;
+            }
+            closeInner();
+          }
+          if (++part >= builds.fanout()) {
+            return false;
+          }
+          if (probes.count(part) == 0 && !build.marking) {
+            continue; // no probe row, and no build row kept for want of one
+          }
+          build.check();
+          inner = open(build.child(), builds.rows(part), probes.<L>rows(part), joiner);
+        }
+      } catch (JoinSpill.NotSpillable e) {
+        close();
+        throw build.unspillable(e);
+      } catch (RuntimeException | Error e) {
+        close();
+        throw e;
+      }
+    }
+
+    private void partitionProbe() {
+      JoinSpill.Partitions written = build.newPartitions(builds.fanout(), builds.seed());
+      probes = written;
+      int sinceCheck = 0;
+      try (Enumerator<L> rows = probe.enumerator()) {
+        while (rows.moveNext()) {
+          if (++sinceCheck == CHECK_EVERY) {
+            sinceCheck = 0;
+            build.check();
+          }
+          L row = rows.current();
+          written.add(build.probeKey(row), row);
+        }
+      }
+      written.finish();
+      build.memory.spilled(written.bytes());
+      build.check();
+    }
+
+    private void closeInner() {
+      Enumerator<T> rows = inner;
+      inner = null;
+      try {
+        if (rows != null) {
+          rows.close();
+        }
+      } finally {
+        if (part >= 0 && part < builds.fanout()) {
+          builds.delete(part);
+          if (probes != null) {
+            probes.delete(part);
+          }
+        }
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        closeInner();
+      } finally {
+        if (probes != null) {
+          probes.deleteAll();
+        }
+        build.close();
+      }
+    }
   }
 
   /** A key compared by a Calcite comparer instead of {@code equals}. */
@@ -192,6 +353,23 @@ public final class HashJoins {
     private final @Nullable EqualityComparer<K> comparer;
     private final boolean keepRows;
     private final MemoryBudget memory;
+    private final int depth;
+
+    /** The bytes this build side may hold before it spills (besides the budget's own limit). */
+    private final long share;
+
+    /** The folder its files (and those of its partitions' joins) are written to. */
+    private final JoinSpill.Folder folder;
+
+    /** Whether its rows can be written to disk (false once a value that cannot be is met). */
+    private boolean spillable = true;
+
+    /** The files its rows went to, once it spilled; null while it is held in memory. */
+    JoinSpill.@Nullable Partitions parts;
+
+    /** Whether the rows it reads are keys (a spilled build side of a join that keeps no rows). */
+    private boolean keyed;
+
     private Map<Object, Object> table = new HashMap<>();
     private long reserved;
     private long pending;
@@ -222,6 +400,38 @@ public final class HashJoins {
       this.comparer = comparer;
       this.keepRows = keepRows;
       this.memory = statement.memory();
+      this.depth = 0;
+      this.folder = new JoinSpill.Folder();
+      long limit = memory.limit();
+      // the first build side of a plan may take half of what is free, leaving room for the others
+      this.share =
+          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - memory.reserved()) / 2;
+    }
+
+    /** The build side of one partition of this spilled one. */
+    private Build(Build<L, R, K> parent) {
+      this.root = parent.root;
+      this.spec = parent.spec;
+      this.statement = parent.statement;
+      this.flag = parent.flag;
+      this.leftKey = parent.leftKey;
+      this.rightKey = parent.rightKey;
+      this.comparer = parent.comparer;
+      this.keepRows = parent.keepRows;
+      this.memory = parent.memory;
+      this.depth = parent.depth + 1;
+      this.folder = parent.folder;
+      this.share = Long.MAX_VALUE;
+      this.marking = parent.marking;
+      this.keyed = !parent.keepRows;
+    }
+
+    Build<L, R, K> child() {
+      return new Build<>(this);
+    }
+
+    JoinSpill.Partitions newPartitions(int fanout, int seed) {
+      return new JoinSpill.Partitions(folder, fanout, seed);
     }
 
     void check() {
@@ -243,7 +453,16 @@ public final class HashJoins {
             flush();
           }
           R current = rows.current();
-          Object key = key(rightKey.apply(current));
+          Object key = key(keyed ? current : rightKey.apply(current));
+          JoinSpill.Partitions spilled = parts;
+          if (spilled != null) {
+            if (key != null) {
+              spilled.add(key, keepRows ? current : bare(key));
+            } else if (marking) {
+              spilled.add(null, current);
+            }
+            continue;
+          }
           Object row = marking ? new Marked(current) : current;
           if (key == null) {
             if (marking) {
@@ -272,13 +491,30 @@ public final class HashJoins {
           }
           range.add(key);
         }
+        flush();
+        JoinSpill.Partitions spilled = parts;
+        if (spilled != null) {
+          spilled.finish();
+          memory.spilled(spilled.bytes());
+          if (depth > 0 && spilled.nonEmpty() <= 1) {
+            throw FloeError.OUT_OF_MEMORY.error(
+                "the hash join "
+                    + spec
+                    + " holds more rows of one key than fit in the statement's memory budget of "
+                    + memory.limitText()
+                    + ", even a partition at a time from disk (connection property memoryBudget;"
+                    + " docs/limits.md, \"Known limits\")");
+          }
+        }
+      } catch (JoinSpill.NotSpillable e) {
+        close();
+        throw unspillable(e);
       } catch (RuntimeException | Error e) {
         close();
         throw e;
       }
-      flush();
       check();
-      if (spec.slot != null && !wrapped) {
+      if (spec.slot != null && !wrapped && depth == 0 && parts == null) {
         // keys compared by a comparer are not the scan's values: nothing is published
         spec.slot.publish(
             root, new RuntimeFilter.Keys(table.keySet(), table.size(), range.min(), range.max()));
@@ -298,17 +534,95 @@ public final class HashJoins {
     }
 
     private void flush() {
-      if (pending > 0) {
+      if (pending > 0 && parts == null) {
         long bytes = pending;
         pending = 0;
+        if (reserved + bytes > share && spill(null)) {
+          return;
+        }
         try {
           memory.reserve(bytes, "the hash join " + spec + " holding " + table.size() + " keys");
         } catch (RuntimeException e) {
+          if (spill(e)) {
+            return;
+          }
           table = new HashMap<>();
           throw e;
         }
         reserved += bytes;
       }
+    }
+
+    /**
+     * Writes the rows held so far to partition files, the rows still to come going there too, and
+     * gives back their memory; false (nothing written) when they cannot be written.
+     *
+     * @param cause the failure of the reservation that did not fit, or null when this build side
+     *     only passed its share
+     */
+    private boolean spill(@Nullable RuntimeException cause) {
+      if (!spillable) {
+        return false;
+      }
+      if (depth >= MAX_DEPTH) {
+        return false;
+      }
+      JoinSpill.Partitions written =
+          new JoinSpill.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
+      int sinceCheck = 0;
+      try {
+        for (Map.Entry<Object, Object> entry : table.entrySet()) {
+          Object key = entry.getKey();
+          Object value = entry.getValue();
+          if (!keepRows) {
+            written.add(key, bare(key));
+            continue;
+          }
+          int n = HashJoins.size(value);
+          for (int i = 0; i < n; i++) {
+            if (++sinceCheck == CHECK_EVERY) {
+              sinceCheck = 0;
+              check();
+            }
+            Object row = buildRow(value, i);
+            written.add(key, marking ? ((Marked) row).row : row);
+          }
+        }
+        for (Marked row : unkeyed) {
+          written.add(null, row.row);
+        }
+      } catch (JoinSpill.NotSpillable e) {
+        written.deleteAll();
+        spillable = false;
+        return false;
+      } catch (RuntimeException | Error e) {
+        written.deleteAll();
+        throw e;
+      }
+      parts = written;
+      table = new HashMap<>();
+      unkeyed.clear();
+      memory.release(reserved);
+      reserved = 0;
+      pending = 0;
+      return true;
+    }
+
+    /** The failure of a join that must spill a row it cannot write. */
+    RuntimeException unspillable(JoinSpill.NotSpillable e) {
+      return FloeError.OUT_OF_MEMORY.error(
+          "the hash join "
+              + spec
+              + " needs more than the statement's memory budget of "
+              + memory.limitText()
+              + " and cannot spill to disk: "
+              + e.getMessage()
+              + " (connection property memoryBudget; docs/limits.md, \"Known limits\")");
+    }
+
+    /** A key as written to disk: a key compared by a comparer without its comparer. */
+    private static Object bare(Object key) {
+      return key instanceof Compared<?> compared ? compared.key() : key;
     }
 
     @Nullable Object key(@Nullable Object raw) {
@@ -359,6 +673,13 @@ public final class HashJoins {
     void close() {
       table = new HashMap<>();
       unkeyed.clear();
+      JoinSpill.Partitions spilled = parts;
+      if (spilled != null) {
+        spilled.deleteAll();
+      }
+      if (depth == 0) {
+        folder.delete();
+      }
       if (spec.slot != null) {
         spec.slot.clear(root);
       }

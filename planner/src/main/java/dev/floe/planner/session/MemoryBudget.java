@@ -18,6 +18,8 @@ public final class MemoryBudget {
   private final long limit;
   private final AtomicLong reserved = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
+  private final AtomicLong spills = new AtomicLong();
+  private final AtomicLong spilledBytes = new AtomicLong();
 
   /** A budget of {@code limitBytes} (at most {@code Long.MAX_VALUE}: unlimited). */
   public MemoryBudget(long limitBytes) {
@@ -56,6 +58,30 @@ public final class MemoryBudget {
               + " (connection property memoryBudget; docs/limits.md, \"Known limits\")");
     }
     peak.accumulateAndGet(now, Math::max);
+  }
+
+  /**
+   * Counts {@code bytes} an operator wrote to disk instead of holding them (a hash join's build or
+   * probe side partitioned into files).
+   */
+  public void spilled(long bytes) {
+    spills.incrementAndGet();
+    spilledBytes.addAndGet(bytes);
+  }
+
+  /** How many times an operator's rows were written to disk. */
+  public long spills() {
+    return spills.get();
+  }
+
+  /** The bytes operators wrote to disk. */
+  public long spilledBytes() {
+    return spilledBytes.get();
+  }
+
+  /** The limit as a message says it. */
+  public String limitText() {
+    return mebibytes(limit);
   }
 
   /** Gives back {@code bytes} reserved before. */

@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * and a run that does not stop within 30 s more is left behind on its thread and connection and
  * reported, and the next query runs on a new thread and connection), and a folder to keep the
  * loaded lake in and reuse (it is loaded when it holds no {@code lineitem}; by default a temporary
- * folder is loaded and deleted).
+ * folder is loaded and deleted), and the connection property {@code memoryBudget} of the queries'
+ * connection (e.g. {@code 64MB}; default the driver's own), to run the joins that spill to disk
+ * when their build side does not fit.
  *
  * <p>Exits with status 1 after printing the table if any answer differs or any query fails.
  */
@@ -54,7 +56,11 @@ public final class TpchBenchmark {
     String kept = args.length > 4 ? args[4] : "";
     Path lake = kept.isEmpty() ? Files.createTempDirectory("floe-tpch") : Path.of(kept);
     Files.createDirectories(lake);
-    Connection floe = DriverManager.getConnection("jdbc:floe:" + lake);
+    String url = "jdbc:floe:" + lake + (args.length > 5 ? "?memoryBudget=" + args[5] : "");
+    if (args.length > 5) {
+      System.out.println("memoryBudget=" + args[5]);
+    }
+    Connection floe = DriverManager.getConnection(url);
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
       if (!Files.exists(lake.resolve("lineitem"))) {
         long t0 = System.nanoTime();
@@ -146,7 +152,7 @@ public final class TpchBenchmark {
               // its own, so that it is not queued behind it or refused as a second thread.
               abandoned++;
               floeThread = floeThread();
-              floe = DriverManager.getConnection("jdbc:floe:" + lake);
+              floe = DriverManager.getConnection(url);
             } else {
               s.close();
             }

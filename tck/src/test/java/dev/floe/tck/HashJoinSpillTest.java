@@ -1,0 +1,269 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Hash joins whose build side does not fit the statement's memory budget: written to partition
+ * files and joined a partition at a time, each join kind (inner, left built on either side, semi,
+ * anti, NOT IN, with and without residual conditions, one and two keys) gives the answer it gives
+ * with no budget, with duplicate keys, NULL keys and values of every kind a row carries through the
+ * files; a key whose rows alone exceed the budget fails with 53200; cancel stops a spilling join
+ * within a second; and no spill folder is left after a join ends, fails or is cancelled.
+ */
+class HashJoinSpillTest {
+  private static final String BUDGET = "?memoryBudget=16kB";
+
+  @TempDir static Path lake;
+
+  /** The temporary folder of this class's joins, away from those of other programs. */
+  @TempDir static Path temporary;
+
+  private static String temporaryBefore;
+  private static Connection unlimited;
+  private static Connection small;
+
+  @BeforeAll
+  static void fillTables() throws SQLException {
+    temporaryBefore = System.getProperty("java.io.tmpdir");
+    System.setProperty("java.io.tmpdir", temporary.toString());
+    unlimited = DriverManager.getConnection("jdbc:floe:" + lake);
+    small = DriverManager.getConnection("jdbc:floe:" + lake + BUDGET);
+    Sql.update(
+        unlimited,
+        "CREATE TABLE l (id BIGINT, k INT, v VARCHAR, d DECIMAL(30, 2), ts TIMESTAMP(6),"
+            + " dt DATE, t TIME, f DOUBLE, b BOOLEAN, bin VARBINARY)");
+    Sql.update(unlimited, "CREATE TABLE r (k BIGINT, w VARCHAR, x INT)");
+    Random random = new Random(20261206);
+    try (PreparedStatement insert =
+        unlimited.prepareStatement("INSERT INTO l VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (int i = 0; i < 3000; i++) {
+        insert.setLong(1, i);
+        setOrNull(insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(1000), Types.INTEGER);
+        setOrNull(
+            insert, 3, random.nextInt(10) == 0 ? null : "v" + random.nextInt(5), Types.VARCHAR);
+        setOrNull(
+            insert,
+            4,
+            random.nextInt(10) == 0
+                ? null
+                : new BigDecimal(random.nextLong() + "" + random.nextInt(1000)).movePointLeft(2),
+            Types.DECIMAL);
+        insert.setTimestamp(5, new Timestamp(1_700_000_000_000L + random.nextInt() * 1000L));
+        insert.setDate(
+            6, java.sql.Date.valueOf(java.time.LocalDate.ofEpochDay(random.nextInt(40000))));
+        insert.setTime(
+            7, java.sql.Time.valueOf(java.time.LocalTime.ofSecondOfDay(random.nextInt(86400))));
+        setOrNull(insert, 8, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
+        setOrNull(insert, 9, random.nextInt(10) == 0 ? null : random.nextBoolean(), Types.BOOLEAN);
+        byte[] bytes = new byte[random.nextInt(6)];
+        random.nextBytes(bytes);
+        insert.setBytes(10, bytes);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    try (PreparedStatement insert = unlimited.prepareStatement("INSERT INTO r VALUES (?, ?, ?)")) {
+      for (int i = 0; i < 2000; i++) {
+        // keys repeat (about 1.7 rows per key), a tenth of them beyond l's keys, some NULL
+        setOrNull(insert, 1, i % 29 == 0 ? null : (long) random.nextInt(1200), Types.BIGINT);
+        setOrNull(insert, 2, i % 7 == 0 ? null : "v" + random.nextInt(5), Types.VARCHAR);
+        insert.setInt(3, random.nextInt(1000));
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, type);
+    } else {
+      statement.setObject(index, value);
+    }
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    System.setProperty("java.io.tmpdir", temporaryBefore);
+    small.close();
+    unlimited.close();
+  }
+
+  /** The spill folders in the temporary folder now. */
+  private static List<Path> spillFolders() throws IOException {
+    try (Stream<Path> list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return list.filter(p -> p.getFileName().toString().startsWith("floe-join-")).toList();
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // inner joins, every kind of value carried through the files, with and without residual
+        "SELECT l.id, l.k, l.v, l.d, l.ts, l.dt, l.t, l.f, l.b, l.bin, r.w, r.x"
+            + " FROM l JOIN r ON l.k = r.k",
+        "SELECT l.id, r.x FROM l JOIN r ON l.k = r.k AND mod(l.id, 7) <> mod(r.x, 7)",
+        "SELECT l.id, r.x FROM l JOIN r ON l.k = r.k AND l.v = r.w",
+        "SELECT l.id, r.x FROM r JOIN l ON r.k = l.k AND r.x < 300",
+        // left joins: the rows without a match (NULL keys included) kept once, on either side
+        "SELECT l.id, r.x FROM l LEFT JOIN r ON l.k = r.k",
+        "SELECT l.id, r.x FROM l LEFT JOIN r ON l.k = r.k AND r.x > 500",
+        "SELECT r.x, r.w, l.id FROM r LEFT JOIN l ON r.k = l.k AND l.id < 2500",
+        "SELECT s.id, r.x FROM (SELECT * FROM l WHERE id < 400) s LEFT JOIN r ON s.k = r.k",
+        // semi- and anti-joins
+        "SELECT id FROM l WHERE EXISTS (SELECT 1 FROM r WHERE r.k = l.k)",
+        "SELECT id FROM l WHERE EXISTS (SELECT 1 FROM r WHERE r.k = l.k AND r.x > mod(l.id, 1000))",
+        "SELECT id FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.k)",
+        "SELECT id FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.k AND r.x < 200)",
+        "SELECT id FROM l WHERE k IN (SELECT k FROM r WHERE x < 600)",
+        "SELECT x FROM r WHERE k NOT IN (SELECT k FROM l WHERE k IS NOT NULL AND id > 100)"
+      })
+  void aJoinThatSpillsAnswersAsOneInMemory(String query) throws Exception {
+    List<String> expected = sorted(Sql.lines(unlimited, query));
+    assertThat(expected).isNotEmpty();
+    assertThat(sorted(Sql.lines(small, query))).isEqualTo(expected);
+    String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
+    assertThat(report).containsPattern("rows written to disk by joins that did not fit: [1-9]");
+    assertThat(spillFolders()).isEmpty();
+  }
+
+  @Test
+  void aJoinThatFitsDoesNotSpill() throws SQLException {
+    String report =
+        String.join(
+            "\n",
+            Sql.column(unlimited, "EXPLAIN ANALYZE SELECT l.id, r.x FROM l JOIN r ON l.k = r.k"));
+    assertThat(report).doesNotContain("rows written to disk");
+  }
+
+  /** A table whose every row has one of two keys: 10,000 rows of each. */
+  private static void fillSkewed() throws SQLException {
+    Sql.update(unlimited, "CREATE TABLE IF NOT EXISTS skewed (id BIGINT, k INT)");
+    if (!Sql.column(unlimited, "SELECT count(*) FROM skewed").equals(List.of("0"))) {
+      return;
+    }
+    try (PreparedStatement insert =
+        unlimited.prepareStatement("INSERT INTO skewed VALUES (?, ?)")) {
+      for (int i = 0; i < 20_000; i++) {
+        insert.setLong(1, i);
+        insert.setInt(2, i % 2);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  @Test
+  void aKeyWhoseRowsAloneExceedTheBudgetFailsWith53200AndLeavesNoFiles() throws Exception {
+    fillSkewed();
+    assertThatThrownBy(
+            () -> Sql.column(small, "SELECT count(*) FROM skewed a JOIN skewed b ON a.k = b.k"))
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+        .hasMessageContaining("rows of one key")
+        .hasMessageContaining("memoryBudget");
+    assertThat(spillFolders()).isEmpty();
+    assertThat(Sql.column(small, "SELECT count(*) FROM skewed")).containsExactly("20000");
+  }
+
+  /** A table of 40,000 rows, 400 to each of 100 keys: its self-join tries 16,000,000 pairs. */
+  private static void fillMany() throws SQLException {
+    Sql.update(unlimited, "CREATE TABLE IF NOT EXISTS many (id BIGINT, k INT)");
+    if (!Sql.column(unlimited, "SELECT count(*) FROM many").equals(List.of("0"))) {
+      return;
+    }
+    try (PreparedStatement insert = unlimited.prepareStatement("INSERT INTO many VALUES (?, ?)")) {
+      for (int i = 0; i < 40_000; i++) {
+        insert.setLong(1, i);
+        insert.setInt(2, i % 100);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  @Test
+  void cancelStopsASpillingJoinWithin1SecondAndDeletesItsFiles() throws Exception {
+    fillMany();
+    ExecutorService runner = Executors.newSingleThreadExecutor();
+    try (Connection budget =
+            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1MB");
+        Statement statement = budget.createStatement()) {
+      Future<Object> run =
+          runner.submit(
+              () -> {
+                try (var rs =
+                    statement.executeQuery(
+                        "SELECT count(*) FROM many a JOIN many b"
+                            + " ON a.k = b.k AND a.id + b.id < 0")) {
+                  rs.next();
+                  return "finished";
+                } catch (SQLException e) {
+                  return e;
+                }
+              });
+      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
+        Thread.sleep(20);
+      }
+      assertThat(spillFolders()).as("the join spilled").isNotEmpty();
+      Thread.sleep(300);
+      long start = System.nanoTime();
+      statement.cancel();
+      Object outcome = run.get(30, TimeUnit.SECONDS);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(outcome).isInstanceOf(SQLException.class);
+      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
+      // 1 s to stop, and slack for a machine shared with other builds
+      assertThat(millis).isLessThan(3_000);
+      assertThat(spillFolders()).isEmpty();
+      assertThat(budget.isValid(5)).isTrue();
+    } finally {
+      runner.shutdownNow();
+    }
+  }
+
+  @Test
+  void aResultSetClosedBeforeItsEndDeletesTheFiles() throws Exception {
+    try (Statement statement = small.createStatement();
+        var rs = statement.executeQuery("SELECT l.id, r.x FROM l JOIN r ON l.k = r.k")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(spillFolders()).isNotEmpty();
+    }
+    assertThat(spillFolders()).isEmpty();
+  }
+}
