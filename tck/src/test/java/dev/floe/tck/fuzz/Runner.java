@@ -111,12 +111,18 @@ final class Runner implements AutoCloseable {
     }
   }
 
+  /** The memory budget of the third connection, small enough that its hash joins spill. */
+  static final String SPILL_BUDGET = System.getProperty("fuzz.memoryBudget", "16KB");
+
   Runner(Path lake) throws SQLException {
     this.lake = lake;
     String url = "jdbc:floe:" + lake + "?create=true&maintenance.min-retention=0s";
     this.floe = DriverManager.getConnection(url);
     this.floeSingle = DriverManager.getConnection(url + "&scanThreads=1&columnarResults=false");
-    this.floeMany = DriverManager.getConnection(url + "&scanThreads=5");
+    // Five scan threads, and a memory budget so small that every hash join with more than a few
+    // rows on its build side spills to disk and joins a partition at a time.
+    this.floeMany =
+        DriverManager.getConnection(url + "&scanThreads=5&memoryBudget=" + SPILL_BUDGET);
     this.duck = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement s = duck.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
