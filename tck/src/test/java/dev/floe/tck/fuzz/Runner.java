@@ -119,8 +119,8 @@ final class Runner implements AutoCloseable {
     String url = "jdbc:floe:" + lake + "?create=true&maintenance.min-retention=0s";
     this.floe = DriverManager.getConnection(url);
     this.floeSingle = DriverManager.getConnection(url + "&scanThreads=1&columnarResults=false");
-    // Five scan threads, and a memory budget so small that every hash join with more than a few
-    // rows on its build side spills to disk and joins a partition at a time.
+    // Five scan threads, and a memory budget so small that a hash join whose build side holds
+    // more than about a hundred rows spills to disk and joins a partition at a time.
     this.floeMany =
         DriverManager.getConnection(url + "&scanThreads=5&memoryBudget=" + SPILL_BUDGET);
     this.duck = DriverManager.getConnection("jdbc:duckdb:");
