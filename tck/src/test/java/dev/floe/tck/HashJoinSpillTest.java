@@ -150,6 +150,10 @@ class HashJoinSpillTest {
         "SELECT id FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.k)",
         "SELECT id FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.k = l.k AND r.x < 200)",
         "SELECT id FROM l WHERE k IN (SELECT k FROM r WHERE x < 600)",
+        // semi-joins of a left side estimated smaller than the right (built on the left)
+        "SELECT s.id FROM (SELECT * FROM l WHERE id < 400) s WHERE s.k IN (SELECT k FROM r)",
+        "SELECT s.id FROM (SELECT * FROM l WHERE id < 400) s"
+            + " WHERE EXISTS (SELECT 1 FROM r WHERE r.k = s.k AND r.x > mod(s.id, 1000))",
         "SELECT x FROM r WHERE k NOT IN (SELECT k FROM l WHERE k IS NOT NULL AND id > 100)"
       })
   void aJoinThatSpillsAnswersAsOneInMemory(String query) throws Exception {

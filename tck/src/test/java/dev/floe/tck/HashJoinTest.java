@@ -285,6 +285,64 @@ class HashJoinTest {
         .contains("run-time filter: k from the join on k = k: " + keys + " keys");
   }
 
+  /** A table of 30 rows: those of probe with ids below 20, those below 10 twice. */
+  private static List<ProbeRow> fewTwice() throws SQLException {
+    Sql.update(
+        connection,
+        "CREATE TABLE IF NOT EXISTS few_twice AS SELECT id, k FROM probe WHERE id < 20"
+            + " UNION ALL SELECT id, k FROM probe WHERE id < 10");
+    List<ProbeRow> rows = new ArrayList<>(probe.stream().filter(p -> p.id() < 20).toList());
+    rows.addAll(probe.stream().filter(p -> p.id() < 10).toList());
+    return rows;
+  }
+
+  @Test
+  void aSemiJoinOfASmallLeftSideKeepsEachLeftRowOnceAndTestsItsResidualPerPair()
+      throws SQLException {
+    // the left side (30 rows) is far smaller than the right (1,000): the hash table is built on
+    // it, its keys filter the scan of the right side, and each left row is emitted once however
+    // many right rows match it
+    List<ProbeRow> few = fewTwice();
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow f : few) {
+      if (probe.stream().anyMatch(p -> sameNumber(p.k(), f.k()) && p.id() > f.id() + 2000)) {
+        expected.add(f.id() + " " + f.k());
+      }
+    }
+    assertThat(few).anyMatch(f -> f.k() == null);
+    assertThat(expected).hasSizeGreaterThan(new java.util.HashSet<>(expected).size());
+    String sql =
+        "SELECT f.id, f.k FROM few_twice f WHERE EXISTS"
+            + " (SELECT 1 FROM probe p WHERE p.k = f.k AND p.id > f.id + 2000)";
+    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
+    assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql)))
+        .contains("run-time filter: k from the join on k = k: " + keys + " keys");
+  }
+
+  @Test
+  void aSemiJoinOfASmallLeftSideFiltersTheGroupsOfAnAggregatingScan() throws SQLException {
+    // the right side groups the whole probe table in its scan: the left side's keys make the scan
+    // read only the rows of those keys
+    List<ProbeRow> few = fewTwice();
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow f : few) {
+      long count = probe.stream().filter(p -> sameNumber(p.k(), f.k())).count();
+      if (f.k() != null && count > 30) {
+        expected.add(String.valueOf(f.id()));
+      }
+    }
+    assertThat(expected).isNotEmpty().hasSizeLessThan(few.size());
+    String sql =
+        "SELECT f.id FROM few_twice f WHERE f.k IN"
+            + " (SELECT k FROM probe GROUP BY k HAVING count(*) > 30)";
+    assertThat(sorted(Sql.column(connection, sql))).isEqualTo(sorted(expected));
+    long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
+    String report = String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql));
+    assertThat(report).contains("aggregate=");
+    assertThat(report).contains("run-time filter: k from the join on k = k: " + keys + " keys");
+  }
+
   @Test
   void anInnerJoinOfASmallLeftSideMatchesAsOneOfASmallRightSide() throws SQLException {
     List<String> expected = new ArrayList<>();

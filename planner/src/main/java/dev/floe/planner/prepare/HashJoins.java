@@ -39,6 +39,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       condition fails for them all too);
  *   <li>the build side's keys are published to the probe side's scans ({@link RuntimeFilter})
  *       before the probe side is opened;
+ *   <li>an inner, left or semi-join whose left input is estimated much smaller builds on the left
+ *       input instead (a semi-join then marks the left rows the right rows match, and emits each
+ *       marked row once at the end);
  *   <li>keys of different types (INTEGER and BIGINT, decimals of different scales) are compared as
  *       numbers ({@link RuntimeFilter#key}).
  * </ul>
@@ -144,6 +147,17 @@ public final class HashJoins {
       Spec spec,
       boolean anti) {
     Cancellation statement = Cancellation.current();
+    if (spec.buildLeft && !anti) {
+      return new AbstractEnumerable<L>() {
+        @Override
+        public Enumerator<L> enumerator() {
+          Build<R, L, K> build =
+              new Build<>(root, spec, statement, rightKey, leftKey, comparer, true);
+          build.marking = true;
+          return open(build, left, right, (b, probe) -> new SemiRight<>(b, probe, predicate));
+        }
+      };
+    }
     return new AbstractEnumerable<L>() {
       @Override
       public Enumerator<L> enumerator() {
@@ -988,6 +1002,128 @@ public final class HashJoins {
           current = result.apply((L) marked.row, null);
           return true;
         }
+      }
+    }
+
+    private void check() {
+      if (++sinceCheck == CHECK_EVERY) {
+        sinceCheck = 0;
+        build.check();
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      try {
+        rights.close();
+      } finally {
+        build.close();
+      }
+    }
+  }
+
+  /**
+   * The left rows of a semi-join built on its left input: each right row marks the left rows of its
+   * key it matches (the residual condition holding for the pair), then each marked left row is
+   * emitted once, however many right rows matched it. A left row of a NULL key is never marked.
+   */
+  private static final class SemiRight<L, R, K> implements Enumerator<L> {
+    private final Build<R, L, K> build;
+    private final Enumerator<R> rights;
+    private final @Nullable Predicate2<L, R> predicate;
+    private java.util.@Nullable Iterator<Object> kept;
+    private @Nullable Chain chain;
+    private int chainNext;
+    private @Nullable L current;
+    private int sinceCheck;
+
+    SemiRight(Build<R, L, K> build, Enumerable<R> right, @Nullable Predicate2<L, R> predicate) {
+      this.build = build;
+      this.predicate = predicate;
+      Enumerator<R> opened;
+      try {
+        opened = right.enumerator();
+      } catch (RuntimeException | Error e) {
+        build.close();
+        throw e;
+      }
+      this.rights = opened;
+    }
+
+    @Override
+    public L current() {
+      return current;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public boolean moveNext() {
+      if (kept == null) {
+        probe();
+        kept = build.table.values().iterator();
+      }
+      for (; ; ) {
+        Object entry;
+        if (chain != null && chainNext < chain.size()) {
+          entry = chain.get(chainNext++);
+        } else if (kept.hasNext()) {
+          Object value = kept.next();
+          if (value instanceof Chain c) {
+            chain = c;
+            chainNext = 0;
+            continue;
+          }
+          chain = null;
+          entry = value;
+        } else {
+          return false;
+        }
+        check();
+        Marked marked = (Marked) entry;
+        if (marked.matched) {
+          current = (L) marked.row;
+          return true;
+        }
+      }
+    }
+
+    /** Reads the right rows, marking the left rows each matches. */
+    @SuppressWarnings("unchecked")
+    private void probe() {
+      while (true) {
+        check();
+        if (!rights.moveNext()) {
+          return;
+        }
+        R right = rights.current();
+        Object key = build.probeKey(right);
+        Object matches = key == null ? null : build.matches(key);
+        if (matches == null) {
+          continue;
+        }
+        if (matches instanceof Chain c) {
+          if (predicate == null && ((Marked) c.get(0)).matched) {
+            continue; // without a condition, a key's rows are all marked at once
+          }
+          for (int i = 0; i < c.size(); i++) {
+            check();
+            mark((Marked) c.get(i), right);
+          }
+        } else {
+          mark((Marked) matches, right);
+        }
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void mark(Marked marked, R right) {
+      if (!marked.matched && (predicate == null || predicate.apply((L) marked.row, right))) {
+        marked.matched = true;
       }
     }
 

@@ -255,13 +255,15 @@ final class LakeHashJoin extends EnumerableHashJoin {
   }
 
   /**
-   * Whether an inner or left join builds its hash table on its left input: when that input is
+   * Whether an inner, left or semi-join builds its hash table on its left input: when that input is
    * estimated to hold less than half the rows of the right one (the join order puts the larger
-   * input first as often as not, and a left join's preserved side may be the smaller one).
+   * input first as often as not, a left join's preserved side may be the smaller one, and a
+   * semi-join's right side may be a whole table's rows or groups). An anti-join always builds on
+   * its right.
    */
   private static boolean buildsLeft(Join join) {
     JoinRelType type = join.getJoinType();
-    if (type != JoinRelType.INNER && type != JoinRelType.LEFT) {
+    if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI) {
       return false;
     }
     RelMetadataQuery mq = join.getCluster().getMetadataQuery();
@@ -288,8 +290,18 @@ final class LakeHashJoin extends EnumerableHashJoin {
       RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize, int depth) {
     if (node instanceof EnumerableLakeScan scan) {
       LakeScanSpec spec = scan.spec();
-      if (spec.aggregated() || spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
+      if (spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
         return null;
+      }
+      if (spec.aggregated()) {
+        // a grouping key's filter drops whole groups: the scan reads only the rows of the keys
+        // (rows are not tested after, the field of a result row not being the scan's column)
+        List<Integer> groups = spec.aggregation().groups();
+        if (field >= groups.size() || groups.get(field) >= spec.columns().size()) {
+          return null;
+        }
+        return scan.withRuntimeFilter(
+            new RuntimeFilter.Target(slot, groups.get(field), normalize, false));
       }
       return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize, depth > 0));
     }
