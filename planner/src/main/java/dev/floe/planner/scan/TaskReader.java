@@ -484,7 +484,15 @@ final class TaskReader {
       }
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
-          batched(task, requested, residual, constants, true, created);
+          // primitive vectors when a filter selects rows on them (only the rows kept are boxed);
+          // else boxed columns, whose dictionary entries are boxed once per column chunk
+          batched(
+              task,
+              requested,
+              residual,
+              constants,
+              !isTrue(residual) || condition != null,
+              created);
       opened.add(batches);
       CloseableIterator<ColumnBatch> iterator = batches.iterator();
       if (created[0] != null && !created[0].decodes()) {
