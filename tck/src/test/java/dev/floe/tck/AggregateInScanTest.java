@@ -266,6 +266,35 @@ class AggregateInScanTest {
   }
 
   @Test
+  void keysOfTwoIntegersAreGroupedAsCalciteGroupsThemAcrossTheirWholeRange() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE pairs (a BIGINT, b INTEGER, x BIGINT)");
+      // values past 32 bits, the least int and long, NULLs in either column, and keys whose
+      // halves would collide if only 32 bits of each were kept
+      s.executeUpdate(
+          "INSERT INTO pairs VALUES (1, 2, 1), (1, 2, 2), (2, 1, 4), (-1, -1, 8),"
+              + " (4294967297, 2, 16), (4294967297, 2, 32), (-2147483648, 0, 64),"
+              + " (-2147483648, -2147483648, 128), (-9223372036854775808, 2147483647, 256),"
+              + " (NULL, 2, 512), (NULL, 2, 1024), (1, NULL, 2048), (NULL, NULL, 4096),"
+              + " (0, -2147483648, 8192), (-2147483648, 0, 16384)");
+      String oracle = " FROM (SELECT * FROM pairs WHERE RAND() >= 0) pairs";
+      for (String sql :
+          List.of(
+              "SELECT a, b, COUNT(*), SUM(x) FROM pairs GROUP BY a, b",
+              "SELECT b, a, MIN(x), MAX(x) FROM pairs GROUP BY b, a",
+              "SELECT a, b, COUNT(*) FROM pairs WHERE x > 2 GROUP BY a, b")) {
+        assertThat(plan(s, sql)).as(sql).contains("aggregate=");
+        List<String> pushed = rows(s, sql);
+        assertThat(pushed).as(sql).isEqualTo(rows(s, sql.replace(" FROM pairs", oracle)));
+        if (sql.contains("SUM(x)")) {
+          assertThat(pushed).hasSize(11).contains("[1:Long, 2:Integer, 2:Long, 3:Long]");
+        }
+      }
+    }
+  }
+
+  @Test
   void anExpressionThatOverflowsInsideAnAggregateIsTheSameErrorOnBothPaths() throws Exception {
     try (Connection c = connect();
         Statement s = c.createStatement()) {

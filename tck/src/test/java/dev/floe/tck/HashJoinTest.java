@@ -400,6 +400,40 @@ class HashJoinTest {
   }
 
   @Test
+  void rowsTestedAgainstManyKeysOrKeysOfAnotherIntegerTypeKeepExactlyTheMatches()
+      throws SQLException {
+    // hundreds of keys (past the IN list) filter the scans of p and q
+    String many =
+        "SELECT p.id, q.s FROM probe p JOIN probe q ON p.id = q.id"
+            + " JOIN (SELECT id FROM probe WHERE MOD(id, 3) = 0 AND k IS NOT NULL) r"
+            + " ON p.id = r.id";
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      if (p.id() % 3 == 0 && p.k() != null) {
+        expected.add(p.id() + " " + p.s());
+      }
+    }
+    assertThat(expected).hasSizeGreaterThan(256);
+    assertThat(sorted(Sql.lines(connection, many))).isEqualTo(sorted(expected));
+    assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + many)))
+        .containsPattern("id from the join on id = id: \\d{3} keys in \\[");
+    // BIGINT keys of build against the INT column k of the scans of p and q
+    String widened =
+        "SELECT p.id, b.tag FROM probe p JOIN probe q ON p.k = q.k AND p.id = q.id"
+            + " JOIN build b ON p.k = b.k";
+    List<String> joined = new ArrayList<>();
+    for (ProbeRow p : probe) {
+      for (BuildRow b : build) {
+        if (sameNumber(p.k(), b.k())) {
+          joined.add(p.id() + " " + b.tag());
+        }
+      }
+    }
+    assertThat(joined).isNotEmpty();
+    assertThat(sorted(Sql.lines(connection, widened))).isEqualTo(sorted(joined));
+  }
+
+  @Test
   void explainAnalyzeShowsTheRunTimeFilterAndTheFilesItSkipped() throws SQLException {
     String sql =
         "SELECT p.id, p.s FROM probe p JOIN (SELECT id FROM probe WHERE id BETWEEN 2005 AND 2010"

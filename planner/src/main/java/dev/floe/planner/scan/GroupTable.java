@@ -55,6 +55,10 @@ final class GroupTable implements TaskReader.RowSink {
   private final Accumulator[][] accumulators;
 
   private final Map<Object, Integer> byKey;
+
+  /** Group numbers of keys of two integer columns (neither NULL) by {@link #pair}; else null. */
+  private final PrimitiveGroups byPair;
+
   private final PrimitiveGroups byBits;
 
   /**
@@ -100,6 +104,10 @@ final class GroupTable implements TaskReader.RowSink {
             : 0;
     this.byBits = primitiveKey == null ? null : new PrimitiveGroups();
     this.byKey = groups.length == 0 || primitiveKey != null ? null : new HashMap<>();
+    this.byPair =
+        groups.length == 2 && integral(columnTypes[groups[0]]) && integral(columnTypes[groups[1]])
+            ? new PrimitiveGroups()
+            : null;
     if (groups.length == 0) {
       add(null); // one group, whether or not a row comes
     }
@@ -133,6 +141,13 @@ final class GroupTable implements TaskReader.RowSink {
       long bits = bits(key);
       int g = byBits.find(bits);
       return g >= 0 ? g : byBits.put(bits, add(key));
+    }
+    if (byPair != null) {
+      long pair = pair(key);
+      if (pair != NO_PAIR) {
+        int g = byPair.find(pair);
+        return g >= 0 ? g : byPair.put(pair, add(key));
+      }
     }
     Integer g = byKey.get(key);
     if (g == null) {
@@ -221,6 +236,10 @@ final class GroupTable implements TaskReader.RowSink {
     }
     if (byBits != null) {
       primitiveGroups(columns[groups[0]], rows, count);
+    } else if (byPair != null
+        && integralVector(columns[groups[0]])
+        && integralVector(columns[groups[1]])) {
+      pairGroups(columns[groups[0]], columns[groups[1]], rows, count);
     } else if (objectsOnly(columns)) {
       objectGroups(columns, rows, count);
     } else {
@@ -398,6 +417,8 @@ final class GroupTable implements TaskReader.RowSink {
         g = 0;
       } else if (byBits != null) {
         g = key == null ? byBits.nullGroup : byBits.find(bits(key));
+      } else if (byPair != null && pair(key) != NO_PAIR) {
+        g = byPair.find(pair(key));
       } else {
         Integer found = byKey.get(key);
         g = found == null ? -1 : found;
@@ -449,6 +470,66 @@ final class GroupTable implements TaskReader.RowSink {
       rows.add(row);
     }
     return rows;
+  }
+
+  /** A key of two integers none NULL, as the one long its halves are; NO_PAIR for other keys. */
+  private static final long NO_PAIR = Long.MIN_VALUE;
+
+  private static boolean integral(Type type) {
+    Type.TypeID id = type.typeId();
+    return id == Type.TypeID.INTEGER || id == Type.TypeID.LONG;
+  }
+
+  private static boolean integralVector(ColumnVector column) {
+    return column.kind == ColumnVector.Kind.INT || column.kind == ColumnVector.Kind.LONG;
+  }
+
+  /**
+   * The long a key of two integers (a list of two values of the two group columns) is told apart
+   * by, when neither is NULL and both fit in 31 bits and a sign (so no such key maps to NO_PAIR);
+   * NO_PAIR otherwise (the key is then found by {@code equals} in {@link #byKey}).
+   */
+  private static long pair(Object key) {
+    if (!(key instanceof List<?> list) || list.size() != 2) {
+      return NO_PAIR;
+    }
+    Object first = list.get(0);
+    Object second = list.get(1);
+    if (!(first instanceof Integer || first instanceof Long)
+        || !(second instanceof Integer || second instanceof Long)) {
+      return NO_PAIR;
+    }
+    return pair(((Number) first).longValue(), ((Number) second).longValue());
+  }
+
+  private static long pair(long first, long second) {
+    if (first != (int) first || second != (int) second || first == Integer.MIN_VALUE) {
+      return NO_PAIR;
+    }
+    return (first << 32) | (second & 0xFFFFFFFFL);
+  }
+
+  private static long integerAt(ColumnVector column, int row) {
+    return column.kind == ColumnVector.Kind.INT ? column.ints[row] : column.longs[row];
+  }
+
+  /** Numbers the rows' groups of two integer group columns. */
+  private void pairGroups(ColumnVector first, ColumnVector second, int[] rows, int count) {
+    int[] into = groupOf;
+    PrimitiveGroups map = byPair;
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      if (first.isNull(row) || second.isNull(row)) {
+        into[i] = number(Arrays.asList(first.get(row), second.get(row)));
+        continue;
+      }
+      long pair = pair(integerAt(first, row), integerAt(second, row));
+      int g = pair == NO_PAIR ? -1 : map.find(pair);
+      if (g < 0) {
+        g = number(Arrays.asList(first.get(row), second.get(row)));
+      }
+      into[i] = g;
+    }
   }
 
   /** Group numbers by the bits of a primitive value: open addressing, linear probing. */

@@ -478,12 +478,21 @@ final class TaskReader {
             deleted,
             equality,
             evaluator,
+            evaluator == null ? null : VectorFilter.compile(residual, requested.asStruct()),
             positionsIn(requested),
             conditionPositions(requested));
       }
       BatchReader[] created = new BatchReader[1];
       CloseableIterable<ColumnBatch> batches =
-          batched(task, requested, residual, constants, false, created);
+          // primitive vectors when a filter selects rows on them (only the rows kept are boxed);
+          // else boxed columns, whose dictionary entries are boxed once per column chunk
+          batched(
+              task,
+              requested,
+              residual,
+              constants,
+              !isTrue(residual) || condition != null,
+              created);
       opened.add(batches);
       CloseableIterator<ColumnBatch> iterator = batches.iterator();
       if (created[0] != null && !created[0].decodes()) {
@@ -502,6 +511,7 @@ final class TaskReader {
           deleted,
           equality,
           evaluator,
+          evaluator == null ? null : VectorFilter.compile(residual, requested.asStruct()),
           positionsIn(requested),
           conditionPositions(requested));
     }
@@ -534,11 +544,17 @@ final class TaskReader {
     private final PositionDeleteIndex deleted;
     private final EqualityFilter equality;
     private final Evaluator evaluator;
+    private final VectorFilter compiled;
     private final int[] positions;
     private final int[] conditionAt;
     private final ColumnBatch.RowView view = new ColumnBatch.RowView();
+    private final ExpressionColumn.Filter tested;
+    private final ColumnVector[] testedColumns;
     private ColumnBatch batch;
     private int index;
+    private int count;
+    private int[] rows;
+    private int[] live;
     private Object[] pending;
 
     BatchRows(
@@ -546,9 +562,13 @@ final class TaskReader {
         PositionDeleteIndex deleted,
         EqualityFilter equality,
         Evaluator evaluator,
+        VectorFilter compiled,
         int[] positions,
         int[] conditionAt) {
+      this.compiled = compiled;
       this.conditionAt = conditionAt;
+      this.tested = condition == null ? null : new ExpressionColumn.Filter(condition);
+      this.testedColumns = condition == null ? null : new ColumnVector[conditionAt.length];
       this.batches = batches;
       this.deleted = deleted;
       this.equality = equality;
@@ -559,20 +579,9 @@ final class TaskReader {
     @Override
     public boolean hasNext() {
       while (pending == null) {
-        if (batch != null && index < batch.size) {
-          int row = index++;
-          if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
-            continue;
-          }
-          if (equality != null && !equality.live(batch, row)) {
-            continue;
-          }
-          if (evaluator != null && !evaluator.eval(view.at(batch, row))) {
-            continue;
-          }
-          if (condition != null && !passes(c -> batch.value(conditionAt[c], row))) {
-            continue;
-          }
+        if (batch != null && index < count) {
+          int row = live == null ? index : live[index];
+          index++;
           Object[] out = new Object[positions.length];
           for (int i = 0; i < positions.length; i++) {
             out[i] = batch.value(positions[i], row);
@@ -581,11 +590,74 @@ final class TaskReader {
         } else if (batches.hasNext()) {
           batch = batches.next();
           index = 0;
+          count = select(batch);
         } else {
           return false;
         }
       }
       return true;
+    }
+
+    /**
+     * The live rows of a batch, selected a batch at a time as {@link #readBatches} selects them
+     * (the residual compiled for the batch's vectors, the condition over its columns): their count,
+     * the rows themselves in {@link #live} (null when every row is live).
+     */
+    private int select(ColumnBatch batch) {
+      if (deleted == null && equality == null && evaluator == null && tested == null) {
+        live = null;
+        return batch.size;
+      }
+      if (rows == null || rows.length < batch.size) {
+        rows = new int[batch.size];
+      }
+      live = rows;
+      int kept = 0;
+      if (batch.vectors == null) {
+        // boxed columns: each row tested as it is
+        for (int r = 0; r < batch.size; r++) {
+          int row = r;
+          if ((deleted == null || !deleted.isDeleted(batch.firstPosition + row))
+              && (equality == null || equality.live(batch, row))
+              && (evaluator == null || evaluator.eval(view.at(batch, row)))
+              && (condition == null || passes(c -> batch.value(conditionAt[c], row)))) {
+            rows[kept++] = row;
+          }
+        }
+        return kept;
+      }
+      if (deleted == null && equality == null && compiled != null) {
+        kept = compiled.select(batch, null, batch.size, rows, evaluator, view);
+      } else {
+        for (int row = 0; row < batch.size; row++) {
+          if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
+            continue;
+          }
+          if (equality != null && !equality.live(batch, row)) {
+            continue;
+          }
+          rows[kept++] = row;
+        }
+        if (compiled != null) {
+          kept = compiled.select(batch, rows, kept, rows, evaluator, view);
+        }
+      }
+      if (compiled == null && evaluator != null) {
+        int passed = 0;
+        for (int i = 0; i < kept; i++) {
+          if (evaluator.eval(view.at(batch, rows[i]))) {
+            rows[passed++] = rows[i];
+          }
+        }
+        kept = passed;
+      }
+      if (tested != null) {
+        for (int c : conditionColumns) {
+          testedColumns[c] = batch.vectors[conditionAt[c]];
+        }
+        kept = tested.select(testedColumns, rows, kept, rows);
+      }
+      return kept;
     }
 
     @Override
