@@ -204,7 +204,10 @@ class HashJoinSpillTest {
     assertThat(Sql.column(small, "SELECT count(*) FROM skewed")).containsExactly("20000");
   }
 
-  /** A table of 40,000 rows, 400 to each of 100 keys: its self-join tries 16,000,000 pairs. */
+  /**
+   * A table of 40,000 rows, 4,000 to each of 10 keys: its self-join tries 160,000,000 pairs,
+   * seconds of work even on an idle machine, so that a cancel finds it running.
+   */
   private static void fillMany() throws SQLException {
     Sql.update(unlimited, "CREATE TABLE IF NOT EXISTS many (id BIGINT, k INT)");
     if (!Sql.column(unlimited, "SELECT count(*) FROM many").equals(List.of("0"))) {
@@ -213,7 +216,7 @@ class HashJoinSpillTest {
     try (PreparedStatement insert = unlimited.prepareStatement("INSERT INTO many VALUES (?, ?)")) {
       for (int i = 0; i < 40_000; i++) {
         insert.setLong(1, i);
-        insert.setInt(2, i % 100);
+        insert.setInt(2, i % 10);
         insert.addBatch();
       }
       insert.executeBatch();
@@ -245,7 +248,7 @@ class HashJoinSpillTest {
         Thread.sleep(20);
       }
       assertThat(spillFolders()).as("the join spilled").isNotEmpty();
-      Thread.sleep(300);
+      Thread.sleep(50);
       long start = System.nanoTime();
       statement.cancel();
       Object outcome = run.get(30, TimeUnit.SECONDS);
