@@ -258,13 +258,9 @@ public final class HashJoins {
     private void partitionProbe() {
       JoinSpill.Partitions written = build.newPartitions(builds.fanout(), builds.seed());
       probes = written;
-      int sinceCheck = 0;
       try (Enumerator<L> rows = probe.enumerator()) {
         while (rows.moveNext()) {
-          if (++sinceCheck == CHECK_EVERY) {
-            sinceCheck = 0;
-            build.check();
-          }
+          build.step();
           L row = rows.current();
           written.add(build.probeKey(row), row);
         }
@@ -396,6 +392,7 @@ public final class HashJoins {
     private final List<Marked> unkeyed = new ArrayList<>();
     private long rowsRead;
     private long lastRowSize;
+    private int steps;
 
     Build(
         DataContext root,
@@ -448,6 +445,19 @@ public final class HashJoins {
       return new JoinSpill.Partitions(folder, fanout, seed);
     }
 
+    /**
+     * Counts one unit of work (a row read, written or tried against a key), checking the
+     * statement's cancellation every {@link #CHECK_EVERY}; true when it checked.
+     */
+    boolean step() {
+      if (++steps < CHECK_EVERY) {
+        return false;
+      }
+      steps = 0;
+      check();
+      return true;
+    }
+
     void check() {
       statement.check();
       if (flag != null && flag.get()) {
@@ -458,12 +468,9 @@ public final class HashJoins {
     /** Reads the whole build side, then publishes its keys to the probe side's scans. */
     void read(Enumerable<R> right) {
       check();
-      int sinceCheck = 0;
       try (Enumerator<R> rows = right.enumerator()) {
         while (rows.moveNext()) {
-          if (++sinceCheck == CHECK_EVERY) {
-            sinceCheck = 0;
-            check();
+          if (step()) {
             flush();
           }
           R current = rows.current();
@@ -583,7 +590,6 @@ public final class HashJoins {
       }
       JoinSpill.Partitions written =
           new JoinSpill.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
-      int sinceCheck = 0;
       try {
         for (Map.Entry<Object, Object> entry : table.entrySet()) {
           Object key = entry.getKey();
@@ -594,10 +600,7 @@ public final class HashJoins {
           }
           int n = HashJoins.size(value);
           for (int i = 0; i < n; i++) {
-            if (++sinceCheck == CHECK_EVERY) {
-              sinceCheck = 0;
-              check();
-            }
+            step();
             Object row = buildRow(value, i);
             written.add(key, marking ? ((Marked) row).row : row);
           }
@@ -765,24 +768,29 @@ public final class HashJoins {
   }
 
   /**
+   * Opens the rows a join probes its built table with; when they cannot be opened, the build side
+   * (its memory, and its spill files if any) is given up before the failure goes on.
+   */
+  private static <X> Enumerator<X> openProbe(Build<?, ?, ?> build, Enumerable<X> rows) {
+    try {
+      return rows.enumerator();
+    } catch (RuntimeException | Error e) {
+      build.close();
+      throw e;
+    }
+  }
+
+  /**
    * The probe side of one execution: reads the left rows, checking for a cancel as it goes, and
    * gives up the build side when closed.
    */
   private abstract static class ProbeSide<L, R, K, T> implements Enumerator<T> {
     final Build<L, R, K> build;
     private final Enumerator<L> lefts;
-    private int sinceCheck;
 
     ProbeSide(Build<L, R, K> build, Enumerable<L> left) {
       this.build = build;
-      Enumerator<L> opened;
-      try {
-        opened = left.enumerator();
-      } catch (RuntimeException | Error e) {
-        build.close();
-        throw e;
-      }
-      this.lefts = opened;
+      this.lefts = openProbe(build, left);
     }
 
     /** The next left row, or false at the end. */
@@ -797,10 +805,7 @@ public final class HashJoins {
      * them all is a long walk with no row returned.
      */
     final void step() {
-      if (++sinceCheck == CHECK_EVERY) {
-        sinceCheck = 0;
-        build.check();
-      }
+      build.step();
     }
 
     final L left() {
@@ -907,7 +912,6 @@ public final class HashJoins {
     private @Nullable Chain chain;
     private int chainNext;
     private @Nullable T current;
-    private int sinceCheck;
 
     ProbeRight(
         Build<R, L, K> build,
@@ -919,14 +923,7 @@ public final class HashJoins {
       this.result = result;
       this.predicate = predicate;
       this.nullsOnRight = nullsOnRight;
-      Enumerator<R> opened;
-      try {
-        opened = right.enumerator();
-      } catch (RuntimeException | Error e) {
-        build.close();
-        throw e;
-      }
-      this.rights = opened;
+      this.rights = openProbe(build, right);
     }
 
     @Override
@@ -939,7 +936,7 @@ public final class HashJoins {
     public boolean moveNext() {
       while (!probed) {
         if (matches != null) {
-          check();
+          build.step();
           Object row;
           if (matches instanceof Chain c) {
             row = next < c.size() ? c.get(next++) : null;
@@ -962,7 +959,7 @@ public final class HashJoins {
           }
           continue;
         }
-        check();
+        build.step();
         if (!rights.moveNext()) {
           probed = true;
           break;
@@ -996,19 +993,12 @@ public final class HashJoins {
         } else {
           return false;
         }
-        check();
+        build.step();
         Marked marked = (Marked) entry;
         if (!marked.matched) {
           current = result.apply((L) marked.row, null);
           return true;
         }
-      }
-    }
-
-    private void check() {
-      if (++sinceCheck == CHECK_EVERY) {
-        sinceCheck = 0;
-        build.check();
       }
     }
 
@@ -1040,19 +1030,11 @@ public final class HashJoins {
     private @Nullable Chain chain;
     private int chainNext;
     private @Nullable L current;
-    private int sinceCheck;
 
     SemiRight(Build<R, L, K> build, Enumerable<R> right, @Nullable Predicate2<L, R> predicate) {
       this.build = build;
       this.predicate = predicate;
-      Enumerator<R> opened;
-      try {
-        opened = right.enumerator();
-      } catch (RuntimeException | Error e) {
-        build.close();
-        throw e;
-      }
-      this.rights = opened;
+      this.rights = openProbe(build, right);
     }
 
     @Override
@@ -1083,7 +1065,7 @@ public final class HashJoins {
         } else {
           return false;
         }
-        check();
+        build.step();
         Marked marked = (Marked) entry;
         if (marked.matched) {
           current = (L) marked.row;
@@ -1096,7 +1078,7 @@ public final class HashJoins {
     @SuppressWarnings("unchecked")
     private void probe() {
       while (true) {
-        check();
+        build.step();
         if (!rights.moveNext()) {
           return;
         }
@@ -1111,7 +1093,7 @@ public final class HashJoins {
             continue; // without a condition, a key's rows are all marked at once
           }
           for (int i = 0; i < c.size(); i++) {
-            check();
+            build.step();
             mark((Marked) c.get(i), right);
           }
         } else {
@@ -1124,13 +1106,6 @@ public final class HashJoins {
     private void mark(Marked marked, R right) {
       if (!marked.matched && (predicate == null || predicate.apply((L) marked.row, right))) {
         marked.matched = true;
-      }
-    }
-
-    private void check() {
-      if (++sinceCheck == CHECK_EVERY) {
-        sinceCheck = 0;
-        build.check();
       }
     }
 

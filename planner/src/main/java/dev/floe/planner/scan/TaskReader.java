@@ -292,56 +292,26 @@ final class TaskReader {
           evaluator == null ? null : VectorFilter.compile(residual, requested.asStruct());
       int[] positions = positionsIn(requested);
       ColumnVector[] columns = new ColumnVector[positions.length];
-      ColumnBatch.RowView view = new ColumnBatch.RowView();
+      LiveRows selector =
+          new LiveRows(
+              deleted,
+              equality,
+              evaluator,
+              compiled,
+              condition == null ? null : conditionPositions(requested));
       int[] live = null;
-      ExpressionColumn.Filter tested =
-          condition == null ? null : new ExpressionColumn.Filter(condition);
-      int[] at = condition == null ? null : conditionPositions(requested);
-      ColumnVector[] testedColumns = condition == null ? null : new ColumnVector[at.length];
       while (iterator.hasNext()) {
         ColumnBatch batch = iterator.next();
         for (int i = 0; i < positions.length; i++) {
           columns[i] = batch.vectors[positions[i]];
         }
-        if (deleted == null && evaluator == null && equality == null && tested == null) {
+        if (selector.all()) {
           sink.batch(columns, null, batch.size);
         } else {
           if (live == null || live.length < batch.size) {
             live = new int[batch.size];
           }
-          int count = 0;
-          if (deleted == null && equality == null && compiled != null) {
-            // only the filter: compiled, a batch at a time
-            count = compiled.select(batch, null, batch.size, live, evaluator, view);
-          } else {
-            for (int row = 0; row < batch.size; row++) {
-              if (deleted != null && deleted.isDeleted(batch.firstPosition + row)) {
-                continue;
-              }
-              if (equality != null && !equality.live(batch, row)) {
-                continue;
-              }
-              live[count++] = row;
-            }
-            if (compiled != null) {
-              count = compiled.select(batch, live, count, live, evaluator, view);
-            }
-          }
-          if (compiled == null && evaluator != null) {
-            int kept = 0;
-            for (int i = 0; i < count; i++) {
-              if (evaluator.eval(view.at(batch, live[i]))) {
-                live[kept++] = live[i];
-              }
-            }
-            count = kept;
-          }
-          if (tested != null) {
-            for (int c : conditionColumns) {
-              testedColumns[c] = batch.vectors[at[c]];
-            }
-            count = tested.select(testedColumns, live, count, live);
-          }
+          int count = selector.select(batch, live);
           sink.batch(columns, live, count);
         }
         afterBatch.run();
@@ -538,80 +508,44 @@ final class TaskReader {
     }
   }
 
-  /** The live rows of a file's batches, in file order. */
-  private final class BatchRows implements CloseableIterator<Object[]> {
-    private final CloseableIterator<ColumnBatch> batches;
+  /**
+   * Which rows of a batch are live, selected a batch at a time: not deleted by position or by
+   * equality, passing the residual (compiled for the batch's vectors when it can be) and the scan's
+   * condition over its columns. One selection for the columnar reader and the batch-filtered row
+   * reader.
+   */
+  private final class LiveRows {
     private final PositionDeleteIndex deleted;
     private final EqualityFilter equality;
     private final Evaluator evaluator;
     private final VectorFilter compiled;
-    private final int[] positions;
     private final int[] conditionAt;
     private final ColumnBatch.RowView view = new ColumnBatch.RowView();
     private final ExpressionColumn.Filter tested;
     private final ColumnVector[] testedColumns;
-    private ColumnBatch batch;
-    private int index;
-    private int count;
-    private int[] rows;
-    private int[] live;
-    private Object[] pending;
 
-    BatchRows(
-        CloseableIterator<ColumnBatch> batches,
+    LiveRows(
         PositionDeleteIndex deleted,
         EqualityFilter equality,
         Evaluator evaluator,
         VectorFilter compiled,
-        int[] positions,
         int[] conditionAt) {
+      this.deleted = deleted;
+      this.equality = equality;
+      this.evaluator = evaluator;
       this.compiled = compiled;
       this.conditionAt = conditionAt;
       this.tested = condition == null ? null : new ExpressionColumn.Filter(condition);
       this.testedColumns = condition == null ? null : new ColumnVector[conditionAt.length];
-      this.batches = batches;
-      this.deleted = deleted;
-      this.equality = equality;
-      this.evaluator = evaluator;
-      this.positions = positions;
     }
 
-    @Override
-    public boolean hasNext() {
-      while (pending == null) {
-        if (batch != null && index < count) {
-          int row = live == null ? index : live[index];
-          index++;
-          Object[] out = new Object[positions.length];
-          for (int i = 0; i < positions.length; i++) {
-            out[i] = batch.value(positions[i], row);
-          }
-          pending = out;
-        } else if (batches.hasNext()) {
-          batch = batches.next();
-          index = 0;
-          count = select(batch);
-        } else {
-          return false;
-        }
-      }
-      return true;
+    /** True when every row of every batch is live (nothing to delete or test). */
+    boolean all() {
+      return deleted == null && equality == null && evaluator == null && tested == null;
     }
 
-    /**
-     * The live rows of a batch, selected a batch at a time as {@link #readBatches} selects them
-     * (the residual compiled for the batch's vectors, the condition over its columns): their count,
-     * the rows themselves in {@link #live} (null when every row is live).
-     */
-    private int select(ColumnBatch batch) {
-      if (deleted == null && equality == null && evaluator == null && tested == null) {
-        live = null;
-        return batch.size;
-      }
-      if (rows == null || rows.length < batch.size) {
-        rows = new int[batch.size];
-      }
-      live = rows;
+    /** Puts the live rows of a batch, in order, at the start of {@code rows}; their count. */
+    int select(ColumnBatch batch, int[] rows) {
       int kept = 0;
       if (batch.vectors == null) {
         // boxed columns: each row tested as it is
@@ -658,6 +592,63 @@ final class TaskReader {
         kept = tested.select(testedColumns, rows, kept, rows);
       }
       return kept;
+    }
+  }
+
+  /** The live rows of a file's batches, in file order. */
+  private final class BatchRows implements CloseableIterator<Object[]> {
+    private final CloseableIterator<ColumnBatch> batches;
+    private final LiveRows selector;
+    private final int[] positions;
+    private ColumnBatch batch;
+    private int index;
+    private int count;
+    private int[] rows;
+    private int[] live;
+    private Object[] pending;
+
+    BatchRows(
+        CloseableIterator<ColumnBatch> batches,
+        PositionDeleteIndex deleted,
+        EqualityFilter equality,
+        Evaluator evaluator,
+        VectorFilter compiled,
+        int[] positions,
+        int[] conditionAt) {
+      this.batches = batches;
+      this.selector = new LiveRows(deleted, equality, evaluator, compiled, conditionAt);
+      this.positions = positions;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (pending == null) {
+        if (batch != null && index < count) {
+          int row = live == null ? index : live[index];
+          index++;
+          Object[] out = new Object[positions.length];
+          for (int i = 0; i < positions.length; i++) {
+            out[i] = batch.value(positions[i], row);
+          }
+          pending = out;
+        } else if (batches.hasNext()) {
+          batch = batches.next();
+          index = 0;
+          if (selector.all()) {
+            live = null;
+            count = batch.size;
+          } else {
+            if (rows == null || rows.length < batch.size) {
+              rows = new int[batch.size];
+            }
+            live = rows;
+            count = selector.select(batch, rows);
+          }
+        } else {
+          return false;
+        }
+      }
+      return true;
     }
 
     @Override
