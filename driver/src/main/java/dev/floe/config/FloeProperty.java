@@ -43,10 +43,11 @@ public enum FloeProperty {
       "memoryBudget",
       "50%",
       false,
-      "The most memory the rows one statement's operators keep (hash join build sides) may take,"
-          + " as a share of the JVM's maximum heap (50%) or a size (512MB, 2GB); a hash join whose"
-          + " build side would pass its share of it spills to disk in the JVM's temp folder; what"
-          + " cannot spill fails with 53200 and the connection stays usable."),
+      "The most memory the rows one statement's operators keep (hash join build sides, sorts)"
+          + " may take, as a share of the JVM's maximum heap (50%) or a size (512MB, 2GB); a hash"
+          + " join whose build side, or a sort whose rows, would pass its share of it spills to"
+          + " disk in the JVM's temp folder; what cannot spill fails with 53200 and the connection"
+          + " stays usable."),
   /** S3 endpoint. */
   S3_ENDPOINT(
       "s3.endpoint",

@@ -108,4 +108,19 @@ class ExplainTest {
       assertThat(deleted).contains("rows returned: 9");
     }
   }
+
+  @Test
+  void aScanExecutedOncePerOuterRowIsOneSummedLine() throws Exception {
+    // A nested-loop join scans its inner input once per outer row: thousands of scans made a
+    // report too large to return (its statement passed the JVM's 64 KB limit for a method).
+    try (Connection c = connect()) {
+      String query = "SELECT count(*) FROM events a JOIN events b ON a.id < b.id";
+      assertThat(Sql.column(c, query)).containsExactly("406");
+      String text = String.join("\n", Sql.column(c, "EXPLAIN ANALYZE " + query));
+      assertThat(text)
+          .containsPattern("LakeTableScan events \\(snapshot \\d+, \\d+ executions summed\\)");
+      assertThat(text.lines().filter(l -> l.startsWith("LakeTableScan events")).count())
+          .isEqualTo(1);
+    }
+  }
 }

@@ -68,7 +68,8 @@ public final class ExplainAnalyze {
     }
     long scanning = 0;
     lines.add("");
-    for (ScanStats scan : scans) {
+    // a scan executed once per outer row (a nested-loop join) is one summed line, not thousands
+    for (ScanStats scan : ScanStats.folded(scans, 16)) {
       lines.add(scan.describe());
       scanning += scan.nanos();
     }
@@ -82,11 +83,11 @@ public final class ExplainAnalyze {
             + (memory.limit() == Long.MAX_VALUE ? "no limit" : memory.limitText()));
     if (memory.spills() > 0) {
       lines.add(
-          "rows written to disk by joins that did not fit: "
+          "rows written to disk by joins and sorts that did not fit: "
               + (memory.spilledBytes() + 1023) / 1024
               + " KiB in "
               + memory.spills()
-              + " partitionings");
+              + " writes (a join's partitioning, a sort's run)");
     }
     lines.add(
         "time: planning: "

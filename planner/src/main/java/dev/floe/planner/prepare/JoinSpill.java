@@ -33,10 +33,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ({@link HashJoins}): the rows of both sides partitioned by a hash of their join key into files of
  * one folder under {@code java.io.tmpdir} ({@code floe-join-*}), created when the join first spills
  * and deleted when it closes, fails or is cancelled (and, for a JVM that ends with a join still
- * open, when the JVM exits). Rows are written in a compact tagged encoding of the values Calcite's
- * rows hold at run time: NULL, BOOLEAN, the integers (DATE, TIME and TIMESTAMP are held as {@code
- * Integer} or {@code Long}), FLOAT, DOUBLE, DECIMAL, text, binary, UUID, arrays, maps and rows (as
- * {@code Object[]} or lists). A row holding anything else cannot be spilled ({@link NotSpillable}).
+ * open, when the JVM exits). A sort past its budget writes its sorted runs with the same folders
+ * and encoding ({@link SortSpill}, {@code floe-sort-*}). Rows are written in a compact tagged
+ * encoding of the values Calcite's rows hold at run time: NULL, BOOLEAN, the integers (DATE, TIME
+ * and TIMESTAMP are held as {@code Integer} or {@code Long}), FLOAT, DOUBLE, DECIMAL, text, binary,
+ * UUID, arrays, maps and rows (as {@code Object[]} or lists). A row holding anything else cannot be
+ * spilled ({@link NotSpillable}).
  */
 final class JoinSpill {
   private static final int BUFFER = 32 * 1024;
@@ -77,18 +79,29 @@ final class JoinSpill {
 
   /** The folder of one join's files: created on first use, deleted with everything in it. */
   static final class Folder {
+    private final String prefix;
     private @Nullable Path path;
     private int files;
     private boolean deleted;
 
+    /** The folder of a hash join's files, {@code floe-join-*}. */
+    Folder() {
+      this("floe-join-");
+    }
+
+    /** A folder named {@code prefix} and a unique suffix, for another operator's files. */
+    Folder(String prefix) {
+      this.prefix = prefix;
+    }
+
     Path newFile() {
       if (deleted) {
-        throw new IllegalStateException("the join's spill folder is deleted");
+        throw new IllegalStateException("the spill folder is deleted");
       }
       try {
         if (path == null) {
           Path base = Path.of(System.getProperty("java.io.tmpdir"));
-          path = Files.createTempDirectory(base, "floe-join-");
+          path = Files.createTempDirectory(base, prefix);
           LIVE.add(path);
         }
         return path.resolve("part-" + files++);
@@ -119,7 +132,7 @@ final class JoinSpill {
   private static RuntimeException diskFailure(IOException e, String what) {
     return FloeError.OUT_OF_MEMORY.error(
         e,
-        "a hash join past the statement's memory budget could not spill to disk: could not "
+        "a hash join or sort past the statement's memory budget could not spill to disk: could not "
             + what
             + ": "
             + e);

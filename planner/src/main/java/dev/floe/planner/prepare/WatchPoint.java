@@ -4,6 +4,7 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
@@ -15,6 +16,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -31,10 +33,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link Kind#CANCEL} point checks before each row that the statement has not been cancelled or
  * timed out: Calcite's joins loop over their inputs in its own code, which checks nothing (a cross
  * join of two tables of 10⁵ rows makes 10¹⁰ rows without reading a file), so the scans' own checks
- * come too seldom. A {@link Kind#MEMORY} point reserves each row's estimated size in the
- * statement's {@link MemoryBudget} as it goes and releases it all when closed: under a full sort,
- * which keeps all its input rows before it gives the first, a sort past the budget fails with 53200
- * while it reads, before the heap runs out. {@link #insert} puts both where they are needed.
+ * come too seldom. A {@link Kind#MEMORY} point under a full sort, which keeps all its input rows
+ * before it gives the first, sorts them itself within the statement's {@link MemoryBudget} ({@link
+ * SortSpill}): past the sort's share it writes sorted runs to disk and merges them, so a sort
+ * larger than the heap answers instead of failing. {@link #insert} puts both where they are needed.
  */
 public final class WatchPoint extends SingleRel implements EnumerableRel {
   private static final int RESERVE_EVERY = 256;
@@ -112,7 +114,8 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
             kind == Kind.CANCEL
                 ? Expressions.call(
                     WatchPoint.class, "checked", implementor.getRootExpression(), rows)
-                : Expressions.call(WatchPoint.class, "counted", rows)));
+                : Expressions.call(
+                    WatchPoint.class, "sorted", implementor.getRootExpression(), rows)));
     return new Result(builder.toBlock(), result.physType, result.format);
   }
 
@@ -130,15 +133,36 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
   }
 
   /**
-   * Called by generated code: the rows of an enumerable, each reserved in the budget of the
-   * statement binding it (taken now, on the statement's thread) until the enumerator closes.
+   * Called by generated code under a full sort: the rows of an enumerable, each reserved in the
+   * budget of the statement binding it (taken now, on the statement's thread) until the enumerator
+   * closes, and sorted within that budget when the sort above asks for them in order: Calcite's
+   * sort calls {@code orderBy} on its input, which here is a {@link SortSpill} that writes sorted
+   * runs to disk past the sort's share of the budget instead of failing with 53200.
    */
-  public static <T> Enumerable<T> counted(Enumerable<T> rows) {
-    MemoryBudget memory = Cancellation.current().memory();
+  public static <T> Enumerable<T> sorted(DataContext root, Enumerable<T> rows) {
+    Cancellation statement = Cancellation.current();
+    MemoryBudget memory = statement.memory();
     if (memory == MemoryBudget.UNLIMITED) {
       return rows;
     }
-    return watched(rows, null, null, memory);
+    AtomicBoolean flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+    Enumerable<T> counted = watched(rows, null, null, memory);
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<T> enumerator() {
+        return counted.enumerator();
+      }
+
+      @Override
+      public <K> Enumerable<T> orderBy(Function1<T, K> key, Comparator<K> order) {
+        return new SortSpill<>(rows, key, order, statement, flag);
+      }
+
+      @Override
+      public <K extends Comparable> Enumerable<T> orderBy(Function1<T, K> key) {
+        return new SortSpill<>(rows, key, null, statement, flag);
+      }
+    };
   }
 
   private static <T> Enumerable<T> watched(

@@ -28,6 +28,7 @@ public final class ScanStats {
   private final AtomicLong nanos = new AtomicLong();
   private volatile boolean rowGroupsKnown = true;
   private volatile @Nullable String runtimeFilter;
+  private long executions = 1;
 
   private ScanStats(String table, long snapshotId) {
     this.table = table;
@@ -163,6 +164,44 @@ public final class ScanStats {
     return nanos.get();
   }
 
+  /**
+   * The scans of a statement, those of one table and snapshot executed more than {@code most} times
+   * (a nested-loop join or a correlated subquery scanning its inner input once per outer row)
+   * summed into one line of their counts, in the order each table was first scanned; others as they
+   * are.
+   */
+  public static List<ScanStats> folded(List<ScanStats> scans, int most) {
+    java.util.Map<String, List<ScanStats>> byTable = new java.util.LinkedHashMap<>();
+    for (ScanStats scan : scans) {
+      byTable.computeIfAbsent(scan.table + "@" + scan.snapshotId, k -> new ArrayList<>()).add(scan);
+    }
+    List<ScanStats> out = new ArrayList<>();
+    java.util.Set<String> summed = new java.util.HashSet<>();
+    for (ScanStats scan : scans) {
+      String key = scan.table + "@" + scan.snapshotId;
+      List<ScanStats> same = byTable.get(key);
+      if (same.size() <= most) {
+        out.add(scan);
+      } else if (summed.add(key)) {
+        ScanStats sum = new ScanStats(scan.table, scan.snapshotId);
+        sum.executions = 0;
+        for (ScanStats one : same) {
+          sum.executions += one.executions;
+          sum.filesOpened.addAndGet(one.filesOpened.get());
+          sum.filesCounted.addAndGet(one.filesCounted.get());
+          sum.rowGroupsInFiles.addAndGet(one.rowGroupsInFiles.get());
+          sum.rowGroupsRead.addAndGet(one.rowGroupsRead.get());
+          sum.rowsRead.addAndGet(one.rowsRead.get());
+          sum.rowsReturned.addAndGet(one.rowsReturned.get());
+          sum.nanos.addAndGet(one.nanos.get());
+          sum.rowGroupsKnown &= one.rowGroupsKnown;
+        }
+        out.add(sum);
+      }
+    }
+    return out;
+  }
+
   /** One line for EXPLAIN ANALYZE. */
   public String describe() {
     long inFiles = rowGroupsInFiles.get();
@@ -175,6 +214,7 @@ public final class ScanStats {
         + table
         + " (snapshot "
         + snapshotId
+        + (executions > 1 ? ", " + executions + " executions summed" : "")
         + "): files opened: "
         + filesOpened.get()
         + (filesCounted.get() > 0 ? ", files answered from metadata: " + filesCounted.get() : "")
