@@ -69,16 +69,19 @@ public final class TableStatistics {
   private final Map<Integer, Double> distinct;
   private final Map<Integer, double[]> range;
   private final Map<Integer, Long> nulls;
+  private final boolean sketched;
 
   private TableStatistics(
       long rows,
       Map<Integer, Double> distinct,
       Map<Integer, double[]> range,
-      Map<Integer, Long> nulls) {
+      Map<Integer, Long> nulls,
+      boolean sketched) {
     this.rows = rows;
     this.distinct = distinct;
     this.range = range;
     this.nulls = nulls;
+    this.sketched = sketched;
   }
 
   /** The statistics of a table at a snapshot (computed the first time). */
@@ -103,7 +106,7 @@ public final class TableStatistics {
       computed = compute(table, schema, snapshotId);
     } catch (IOException | RuntimeException e) {
       // Estimates only: a manifest that cannot be read fails the scan that reads it, not planning.
-      computed = new TableStatistics(-1, Map.of(), Map.of(), Map.of());
+      computed = new TableStatistics(-1, Map.of(), Map.of(), Map.of(), false);
     }
     synchronized (STORE) {
       STORE.put(key, computed);
@@ -123,6 +126,11 @@ public final class TableStatistics {
       return -1;
     }
     return Math.min(Math.max(d, 1d), Math.max(rows, 1));
+  }
+
+  /** Whether the snapshot or an ancestor has ANALYZE's (or Trino's, Spark's) NDV sketches. */
+  public boolean analyzed() {
+    return sketched && rows >= 0;
   }
 
   /**
@@ -202,8 +210,9 @@ public final class TableStatistics {
     for (int key : keys(schema)) {
       distinct.put(key, (double) rows);
     }
-    distinct.putAll(sketched(table, snapshot));
-    return new TableStatistics(rows, distinct, range, nullCounts);
+    Map<Integer, Double> sketches = sketched(table, snapshot);
+    distinct.putAll(sketches);
+    return new TableStatistics(rows, distinct, range, nullCounts, !sketches.isEmpty());
   }
 
   /** Keeps, per INT/BIGINT/DATE field, the smallest lower (or largest upper) bound of the files. */
