@@ -344,6 +344,41 @@ class HashJoinTest {
   }
 
   @Test
+  void aSemiJoinBuildsOnAnAnalyzedScanWhoseEqualitiesKeepFewRows() throws SQLException {
+    // TPC-H q17's shape: two equalities on an analyzed table (5 brands, 10 containers) keep
+    // 200 / 50 = 4 of its rows, estimated so from the columns' distinct values; the probe table's
+    // 30 groups of k are estimated at the 30 values of k's bounds. So the join builds on those 4
+    // rows and their keys filter the grouping scan (a flat guess, a quarter of the rows kept and a
+    // tenth of the rows in groups, built on the 30 groups instead).
+    Sql.update(
+        connection,
+        "CREATE TABLE IF NOT EXISTS parts AS SELECT id, CAST(id AS INT) AS k,"
+            + " 'B' || CAST(MOD(id, 5) AS VARCHAR) AS brand,"
+            + " 'C' || CAST(MOD(id / 5, 10) AS VARCHAR) AS container FROM probe WHERE id < 200");
+    Sql.update(connection, "ANALYZE parts");
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow part : probe.stream().filter(p -> p.id() < 200).toList()) {
+      long k = part.id();
+      long groupRows = probe.stream().filter(p -> p.k() != null && p.k() == k).count();
+      if (k % 5 == 3 && (k / 5) % 10 == 2 && groupRows > 0) {
+        expected.add(String.valueOf(part.id()));
+      }
+    }
+    assertThat(expected).isNotEmpty();
+    String sql =
+        "SELECT p.id FROM parts p WHERE p.brand = 'B3' AND p.container = 'C2' AND p.k IN"
+            + " (SELECT k FROM probe GROUP BY k HAVING count(*) > 0)";
+    assertThat(sorted(Sql.column(connection, sql))).isEqualTo(sorted(expected));
+    List<String> report = Sql.column(connection, "EXPLAIN ANALYZE " + sql);
+    assertThat(report)
+        .as(String.join("\n", report))
+        .anyMatch(
+            line ->
+                line.startsWith("LakeTableScan probe")
+                    && line.contains("run-time filter: k from the join on k = k: 4 keys"));
+  }
+
+  @Test
   void anInnerJoinOfASmallLeftSideMatchesAsOneOfASmallRightSide() throws SQLException {
     List<String> expected = new ArrayList<>();
     for (BuildRow b : build) {

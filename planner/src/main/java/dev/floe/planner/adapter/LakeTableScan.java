@@ -17,6 +17,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -26,6 +27,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.iceberg.Schema;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The logical scan of one Iceberg table: it reads only the columns and rows its {@link
@@ -241,14 +243,63 @@ public final class LakeTableScan extends TableScan {
    * filter ({@link TableStatistics}), or -1 when nothing tells (or the scan aggregates).
    */
   public double distinctValues(int field) {
-    Long snapshotId = lakeTable.snapshotId();
-    if (snapshotId == null || spec.aggregated() || field >= spec.columns().size()) {
+    if (spec.aggregated() || field >= spec.columns().size()) {
       return -1;
     }
-    Schema schema = schema();
-    int fieldId = schema.columns().get(spec.columns().get(field)).fieldId();
-    return TableStatistics.of(lakeTable.pinned().table(), schema, snapshotId)
-        .distinctValues(fieldId);
+    return columnDistinct(spec.columns().get(field));
+  }
+
+  /**
+   * The distinct values of a set of output columns among {@code rows} of the scan's rows: the
+   * product of the columns' distinct values over the table ({@link #distinctValues}; a column
+   * nothing tells about repeats each value {@link TableStatistics#UNKNOWN_REPEATS} times), at most
+   * the table's rows, and of those the share {@code rows} draws ({@code
+   * RelMdUtil.numDistinctVals}); -1 when the scan aggregates.
+   */
+  public double distinctRows(ImmutableBitSet fields, double rows) {
+    if (spec.aggregated()) {
+      return -1;
+    }
+    List<Integer> columns = new ArrayList<>();
+    for (int field : fields) {
+      if (field >= spec.columns().size()) {
+        return -1;
+      }
+      columns.add(spec.columns().get(field));
+    }
+    return distinctOfColumns(columns, rows);
+  }
+
+  /** {@link #distinctRows} for table columns (by position in the schema). */
+  private double distinctOfColumns(List<Integer> columns, double rows) {
+    if (columns.isEmpty()) {
+      return 1d;
+    }
+    double tableRows = Math.max(1d, getTable().getRowCount());
+    double domain = 1;
+    for (int column : columns) {
+      double d = columnDistinct(column);
+      domain *= d > 0 ? d : Math.max(1d, tableRows / TableStatistics.UNKNOWN_REPEATS);
+    }
+    domain = Math.min(domain, tableRows);
+    Double selected = RelMdUtil.numDistinctVals(domain, Math.max(rows, 1d));
+    return selected == null ? Math.max(1d, rows) : Math.max(1d, Math.min(selected, rows));
+  }
+
+  /** The distinct values of a table column (by position in the schema), or -1. */
+  private double columnDistinct(int column) {
+    TableStatistics statistics = statistics();
+    return statistics == null
+        ? -1
+        : statistics.distinctValues(schema().columns().get(column).fieldId());
+  }
+
+  /** The statistics of the pinned snapshot, or null for a table without one. */
+  private @Nullable TableStatistics statistics() {
+    Long snapshotId = lakeTable.snapshotId();
+    return snapshotId == null
+        ? null
+        : TableStatistics.of(lakeTable.pinned().table(), schema(), snapshotId);
   }
 
   /** The condition tested on the decoded batches, its columns named. */
@@ -263,18 +314,42 @@ public final class LakeTableScan extends TableScan {
     return spec.condition().describe(names);
   }
 
+  /**
+   * For a table with ANALYZE's statistics, the table's rows times the share its filter and
+   * condition keep ({@link ScanSelectivity}), and for an aggregating scan the distinct values of
+   * its group columns among those rows (1 without groups). Without them, flat guesses: a quarter of
+   * the rows for a filter, half for a condition, a tenth in groups. The manifests alone (keys,
+   * integer bounds, Calcite's guesses for the rest) changed the join order of six TPC-H queries at
+   * SF1, four of them slower, so they are not used for a scan's rows until the join order weighs
+   * them better.
+   */
   @Override
   public double estimateRowCount(RelMetadataQuery mq) {
-    if (spec.aggregated()) {
-      double rows = super.estimateRowCount(mq);
-      return spec.aggregation().groups().isEmpty() ? 1d : Math.max(1d, rows / 10);
-    }
     double rows = super.estimateRowCount(mq);
-    if (spec.filtered()) {
-      rows *= 0.25;
+    TableStatistics statistics = statistics();
+    boolean analyzed = statistics != null && statistics.analyzed();
+    if (analyzed && (spec.filtered() || spec.condition() != null)) {
+      ScanSelectivity selectivity = new ScanSelectivity(schema(), statistics);
+      rows *= selectivity.of(spec.filter());
+      if (spec.condition() != null) {
+        rows *= selectivity.of(spec.condition());
+      }
+    } else {
+      rows *= spec.filtered() ? 0.25 : 1d;
+      rows *= spec.condition() != null ? 0.5 : 1d;
     }
-    if (spec.condition() != null) {
-      rows *= 0.5;
+    if (spec.aggregated()) {
+      if (spec.aggregation().groups().isEmpty()) {
+        return 1d;
+      }
+      if (!analyzed) {
+        return Math.max(1d, super.estimateRowCount(mq) / TableStatistics.UNKNOWN_REPEATS);
+      }
+      List<Integer> groups = new ArrayList<>();
+      for (int group : spec.aggregation().groups()) {
+        groups.add(spec.columns().get(group));
+      }
+      return Math.max(1d, distinctOfColumns(groups, rows));
     }
     if (spec.limit() >= 0) {
       rows = Math.min(rows, spec.limit());

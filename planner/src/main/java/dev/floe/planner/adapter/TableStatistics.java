@@ -38,8 +38,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * </ol>
  *
  * otherwise unknown (the caller assumes a fan-out, never 1). Statistics of a snapshot never change,
- * so they are computed once per table UUID and snapshot, from the manifests (one read of them, with
- * column statistics) and kept in a small store shared by all connections.
+ * so they are computed once per table UUID, snapshot and set of statistics files, from the
+ * manifests (one read of them, with column statistics) and kept in a small store shared by all
+ * connections.
  */
 public final class TableStatistics {
   /** The blob type Trino and Spark write for a column's NDV sketch. */
@@ -58,17 +59,42 @@ public final class TableStatistics {
         }
       };
 
+  /**
+   * How often a value of a column nothing tells about is assumed to repeat, by the estimates of
+   * joins and of a scan's distinct values.
+   */
+  public static final double UNKNOWN_REPEATS = 10;
+
   private final long rows;
   private final Map<Integer, Double> distinct;
+  private final Map<Integer, double[]> range;
+  private final Map<Integer, Long> nulls;
+  private final boolean sketched;
 
-  private TableStatistics(long rows, Map<Integer, Double> distinct) {
+  private TableStatistics(
+      long rows,
+      Map<Integer, Double> distinct,
+      Map<Integer, double[]> range,
+      Map<Integer, Long> nulls,
+      boolean sketched) {
     this.rows = rows;
     this.distinct = distinct;
+    this.range = range;
+    this.nulls = nulls;
+    this.sketched = sketched;
   }
 
   /** The statistics of a table at a snapshot (computed the first time). */
   static TableStatistics of(Table table, Schema schema, long snapshotId) {
-    String key = table.uuid() + "@" + snapshotId + "#" + schema.schemaId();
+    // The statistics files count too: ANALYZE adds one without a new snapshot.
+    String key =
+        table.uuid()
+            + "@"
+            + snapshotId
+            + "#"
+            + schema.schemaId()
+            + "/"
+            + table.statisticsFiles().size();
     synchronized (STORE) {
       TableStatistics kept = STORE.get(key);
       if (kept != null) {
@@ -80,7 +106,7 @@ public final class TableStatistics {
       computed = compute(table, schema, snapshotId);
     } catch (IOException | RuntimeException e) {
       // Estimates only: a manifest that cannot be read fails the scan that reads it, not planning.
-      computed = new TableStatistics(-1, Map.of());
+      computed = new TableStatistics(-1, Map.of(), Map.of(), Map.of(), false);
     }
     synchronized (STORE) {
       STORE.put(key, computed);
@@ -102,22 +128,67 @@ public final class TableStatistics {
     return Math.min(Math.max(d, 1d), Math.max(rows, 1));
   }
 
+  /** Whether the snapshot or an ancestor has ANALYZE's (or Trino's, Spark's) NDV sketches. */
+  public boolean analyzed() {
+    return sketched && rows >= 0;
+  }
+
+  /**
+   * The smallest and largest value of an INT, BIGINT or DATE column (by field id; a DATE as its day
+   * number) over the data files' bounds, or null when some file has none.
+   */
+  public double @Nullable [] range(int fieldId) {
+    double[] r = range.get(fieldId);
+    return r == null || rows < 0 ? null : r.clone();
+  }
+
+  /** The share of rows whose column (by field id) is NULL, or -1 when some file does not say. */
+  public double nullFraction(int fieldId) {
+    Long n = nulls.get(fieldId);
+    if (n == null || rows <= 0) {
+      return -1;
+    }
+    return Math.min(1d, n / (double) rows);
+  }
+
   private static TableStatistics compute(Table table, Schema schema, long snapshotId)
       throws IOException {
     Snapshot snapshot = table.snapshot(snapshotId);
     Map<Integer, Double> distinct = new HashMap<>();
     Map<Integer, Object> lower = new HashMap<>();
     Map<Integer, Object> upper = new HashMap<>();
+    Map<Integer, Long> nulls = new HashMap<>();
+    Map<Integer, Integer> bounded = new HashMap<>();
+    Map<Integer, Integer> nullsCounted = new HashMap<>();
     long rows = 0;
+    int files = 0;
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(snapshotId).includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         rows += file.recordCount();
+        files++;
         bounds(schema, file.lowerBounds(), lower, true);
         bounds(schema, file.upperBounds(), upper, false);
+        if (file.lowerBounds() != null && file.upperBounds() != null) {
+          for (Integer id : file.lowerBounds().keySet()) {
+            if (file.upperBounds().containsKey(id)) {
+              bounded.merge(id, 1, Integer::sum);
+            }
+          }
+        }
+        if (file.nullValueCounts() != null) {
+          for (Map.Entry<Integer, Long> e : file.nullValueCounts().entrySet()) {
+            if (e.getValue() != null) {
+              nulls.merge(e.getKey(), e.getValue(), Long::sum);
+              nullsCounted.merge(e.getKey(), 1, Integer::sum);
+            }
+          }
+        }
       }
     }
+    Map<Integer, double[]> range = new HashMap<>();
+    Map<Integer, Long> nullCounts = new HashMap<>();
     for (Types.NestedField field : schema.columns()) {
       int id = field.fieldId();
       Type.TypeID type = field.type().typeId();
@@ -128,13 +199,20 @@ public final class TableStatistics {
       Object hi = upper.get(id);
       if (lo instanceof Number l && hi instanceof Number h) {
         distinct.put(id, (double) (h.longValue() - l.longValue() + 1));
+        if (bounded.getOrDefault(id, 0) == files) {
+          range.put(id, new double[] {l.doubleValue(), h.doubleValue()});
+        }
+      }
+      if (files > 0 && nullsCounted.getOrDefault(id, 0) == files) {
+        nullCounts.put(id, nulls.get(id));
       }
     }
     for (int key : keys(schema)) {
       distinct.put(key, (double) rows);
     }
-    distinct.putAll(sketched(table, snapshot));
-    return new TableStatistics(rows, distinct);
+    Map<Integer, Double> sketches = sketched(table, snapshot);
+    distinct.putAll(sketches);
+    return new TableStatistics(rows, distinct, range, nullCounts, !sketches.isEmpty());
   }
 
   /** Keeps, per INT/BIGINT/DATE field, the smallest lower (or largest upper) bound of the files. */

@@ -58,7 +58,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class LakeMetadata {
   /** How often a value of a column nothing tells about is assumed to repeat. */
-  static final double UNKNOWN_REPEATS = 10;
+  static final double UNKNOWN_REPEATS = TableStatistics.UNKNOWN_REPEATS;
 
   /** Floe's handlers first, then Calcite's default ones. */
   static final RelMetadataProvider PROVIDER =
@@ -209,18 +209,8 @@ public final class LakeMetadata {
       if (predicate != null && !predicate.isAlwaysTrue()) {
         rows *= RelMdUtil.guessSelectivity(predicate);
       }
-      if (groupKey.isEmpty()) {
-        return 1d;
-      }
-      double domain = 1;
-      double tableRows = Math.max(1d, scan.getTable().getRowCount());
-      for (int field : groupKey) {
-        double d = scan.distinctValues(field);
-        domain *= d > 0 ? d : Math.max(1d, tableRows / UNKNOWN_REPEATS);
-      }
-      domain = Math.min(domain, tableRows);
-      Double selected = RelMdUtil.numDistinctVals(domain, Math.max(rows, 1d));
-      return selected == null ? null : Math.max(1d, Math.min(selected, rows));
+      double d = scan.distinctRows(groupKey, rows);
+      return d < 0 ? null : d;
     }
   }
 

@@ -18,6 +18,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.puffin.Blob;
@@ -150,5 +151,74 @@ class TableStatisticsTest {
 
     assertThat(TableStatistics.of(table, table.schema(), snapshot(table)).distinctValues(3))
         .isEqualTo(10);
+  }
+
+  @Test
+  void aFilterKeepsOneValueInTheColumnsDistinctValuesOrCalcitesGuess() throws Exception {
+    Table table = table();
+    table.newAppend().appendFile(file("a", 1000, 0, 24)).commit();
+    ScanSelectivity before =
+        new ScanSelectivity(SCHEMA, TableStatistics.of(table, table.schema(), snapshot(table)));
+
+    assertThat(before.of(Expressions.equal("id", 7L))).as("a key").isEqualTo(1d / 1000);
+    assertThat(before.of(Expressions.equal("nation", 3))).as("bounds [0, 24]").isEqualTo(1d / 25);
+    assertThat(before.of(Expressions.equal("name", "x"))).as("nothing tells").isEqualTo(0.15);
+    assertThat(before.of(Expressions.in("nation", 1, 2, 3))).isEqualTo(3d / 25);
+    assertThat(before.of(Expressions.notEqual("nation", 3))).isEqualTo(24d / 25);
+    assertThat(
+            before.of(
+                Expressions.and(
+                    Expressions.equal("nation", 3),
+                    Expressions.and(
+                        Expressions.notNull("nation"), Expressions.equal("name", "x")))))
+        .as("a product; IS NOT NULL beside a comparison of its column keeps all")
+        .isCloseTo(0.15 / 25, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(
+            before.of(Expressions.or(Expressions.equal("nation", 3), Expressions.equal("id", 7L))))
+        .isCloseTo(1d / 25 + 1d / 1000, org.assertj.core.data.Offset.offset(1e-12));
+
+    analyze(table, Map.of(3, 40L));
+    table.refresh();
+    ScanSelectivity analyzed =
+        new ScanSelectivity(SCHEMA, TableStatistics.of(table, table.schema(), snapshot(table)));
+    assertThat(analyzed.of(Expressions.equal("name", "x"))).as("ANALYZE's NDV").isEqualTo(1d / 40);
+  }
+
+  @Test
+  void rangesOfOneBoundedColumnKeepTheirIntersectionOfItsSpan() {
+    Table table = table();
+    table.newAppend().appendFile(file("a", 1000, 0, 24)).commit();
+    ScanSelectivity selectivity =
+        new ScanSelectivity(SCHEMA, TableStatistics.of(table, table.schema(), snapshot(table)));
+
+    // day lies in [0, 123]: 124 days, of which [31, 61] keeps 31
+    assertThat(
+            selectivity.of(
+                Expressions.and(
+                    Expressions.greaterThanOrEqual("day", 31), Expressions.lessThan("day", 62))))
+        .isEqualTo(31d / 124);
+    assertThat(selectivity.of(Expressions.greaterThan("day", 200))).isEqualTo(0d);
+    assertThat(selectivity.of(Expressions.lessThan("name", "m"))).as("no bounds").isEqualTo(0.5);
+  }
+
+  @Test
+  void isNullKeepsTheFilesNullCountsShare() {
+    Table table = table();
+    Map<Integer, Long> nulls = Map.of(1, 0L, 2, 0L, 3, 250L, 4, 0L);
+    DataFile file =
+        DataFiles.builder(PartitionSpec.unpartitioned())
+            .withPath("/nowhere/n.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withFileSizeInBytes(1000)
+            .withRecordCount(1000)
+            .withMetrics(new Metrics(1000L, null, null, nulls, null, null, null))
+            .build();
+    table.newAppend().appendFile(file).commit();
+    ScanSelectivity selectivity =
+        new ScanSelectivity(SCHEMA, TableStatistics.of(table, table.schema(), snapshot(table)));
+
+    assertThat(selectivity.of(Expressions.isNull("name"))).isEqualTo(0.25);
+    assertThat(selectivity.of(Expressions.notNull("name"))).isEqualTo(0.75);
+    assertThat(new ScanSelectivity(SCHEMA, null).of(Expressions.isNull("name"))).isEqualTo(0.1);
   }
 }
