@@ -275,6 +275,22 @@ final class GroupTable implements TaskReader.RowSink {
         }
         continue;
       }
+      if (size <= count
+          && values != null
+          && column[0] instanceof Accumulator.DoubleSum
+          && values.kind == ColumnVector.Kind.DOUBLE
+          && !values.anyNull) {
+        if (!tallied) {
+          tally(count);
+          tallied = true;
+        }
+        if (sums.length < size) {
+          sums = new double[tally.length];
+        }
+        Accumulator.DoubleSum.addDense(
+            column, size, tally, groupOf, values.doubles, rows, count, sums);
+        continue;
+      }
       column[0].addGrouped(column, groupOf, values, rows, count);
     }
     if (tallied) {
@@ -285,10 +301,14 @@ final class GroupTable implements TaskReader.RowSink {
   /**
    * The batch's rows by group ({@code tally[g]}), counted once for every {@code COUNT} that counts
    * each row of this batch: {@code COUNT(*)}, and {@code COUNT(col)} of a batch whose column holds
-   * no NULL. Used when the groups are no more than the batch's rows, so that adding the tallies to
-   * the groups costs less than a pass over the rows; zeroed again after the batch.
+   * no NULL; it also tells which groups a DOUBLE sum without NULLs added to. Used when the groups
+   * are no more than the batch's rows, so that adding the tallies to the groups costs less than a
+   * pass over the rows; zeroed again after the batch.
    */
   private int[] tally = new int[0];
+
+  /** The groups' DOUBLE sums while a batch is added to them (see {@code DoubleSum.addDense}). */
+  private double[] sums = new double[0];
 
   private static boolean countsEveryRow(Call call, ColumnVector values) {
     return call.kind() == LakeAggregation.Kind.COUNT_ROWS
