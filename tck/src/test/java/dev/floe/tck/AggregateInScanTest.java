@@ -295,6 +295,48 @@ class AggregateInScanTest {
   }
 
   @Test
+  void oneIntegerKeyWithManyRowsSumsAndCountsAsCalciteDoesBatchAfterBatch() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE many (g INTEGER, x DOUBLE, y DOUBLE)");
+      // 30,000 rows (several column batches) in 40 groups: keys found by value (0 .. 39, one of
+      // them past 65,535 rows apart), by hash (negative, and past the by-value range), and NULL;
+      // x without NULLs, whose rounding depends on the order of the additions; y with NULLs
+      try (java.sql.PreparedStatement insert =
+          c.prepareStatement("INSERT INTO many VALUES (?, ?, ?)")) {
+        for (int i = 0; i < 30_000; i++) {
+          int key = i % 40;
+          if (key == 37) {
+            insert.setNull(1, java.sql.Types.INTEGER);
+          } else {
+            insert.setInt(1, key == 38 ? -5 : key == 39 ? 70_000 + i % 3 : key);
+          }
+          insert.setDouble(2, i % 7 == 0 ? 1e16 : i * 0.1 + 1 / 3.0);
+          if (i % 11 == 0) {
+            insert.setNull(3, java.sql.Types.DOUBLE);
+          } else {
+            insert.setDouble(3, -i * 0.3);
+          }
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      String oracle = " FROM (SELECT * FROM many WHERE RAND() >= 0) many";
+      for (String sql :
+          List.of(
+              "SELECT g, COUNT(*), SUM(x), COUNT(x) FROM many GROUP BY g",
+              "SELECT g, COUNT(y), SUM(y), SUM(x) FROM many GROUP BY g",
+              "SELECT g, COUNT(*), SUM(x) FROM many WHERE g <> 3 GROUP BY g")) {
+        assertThat(plan(s, sql)).as(sql).contains("aggregate=");
+        List<String> pushed = rows(s, sql);
+        assertThat(pushed).as(sql).isEqualTo(rows(s, sql.replace(" FROM many", oracle)));
+        // 37 keys by value, -5, three past the by-value range, NULL (not with g <> 3)
+        assertThat(pushed).as(sql).hasSize(sql.contains("g <> 3") ? 40 : 42);
+      }
+    }
+  }
+
+  @Test
   void anExpressionThatOverflowsInsideAnAggregateIsTheSameErrorOnBothPaths() throws Exception {
     try (Connection c = connect();
         Statement s = c.createStatement()) {

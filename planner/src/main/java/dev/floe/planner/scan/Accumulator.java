@@ -419,6 +419,42 @@ abstract class Accumulator {
       }
     }
 
+    /**
+     * Adds a batch of DOUBLE values without NULLs to {@code groups} groups' sums through a
+     * primitive array: each group's sum is copied into {@code sums}, the values are added there in
+     * row order (the very additions {@link #addGrouped} makes, so the sums are the same to the
+     * bit), and the sums of the groups with rows ({@code tally[g] > 0}) are copied back.
+     */
+    static void addDense(
+        Accumulator[] group,
+        int groups,
+        int[] tally,
+        int[] groupOf,
+        double[] values,
+        int[] rows,
+        int n,
+        double[] sums) {
+      for (int g = 0; g < groups; g++) {
+        sums[g] = ((DoubleSum) group[g]).sum;
+      }
+      if (rows == null) {
+        for (int i = 0; i < n; i++) {
+          sums[groupOf[i]] += values[i];
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          sums[groupOf[i]] += values[rows[i]];
+        }
+      }
+      for (int g = 0; g < groups; g++) {
+        if (tally[g] != 0) {
+          DoubleSum sum = (DoubleSum) group[g];
+          sum.sum = sums[g];
+          sum.seen = true;
+        }
+      }
+    }
+
     @Override
     void merge(Accumulator later) {
       DoubleSum other = (DoubleSum) later;

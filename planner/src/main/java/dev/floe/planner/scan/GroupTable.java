@@ -258,9 +258,72 @@ final class GroupTable implements TaskReader.RowSink {
         groupOf[i] = number(key);
       }
     }
+    boolean tallied = false;
     for (int c = 0; c < accumulators.length; c++) {
       Accumulator[] column = accumulators[c];
-      column[0].addGrouped(column, groupOf, args[c] < 0 ? null : columns[args[c]], rows, count);
+      ColumnVector values = args[c] < 0 ? null : columns[args[c]];
+      if (size <= count && countsEveryRow(calls.get(c), values)) {
+        if (!tallied) {
+          tally(count);
+          tallied = true;
+        }
+        int[] perGroup = tally;
+        for (int g = 0; g < size; g++) {
+          if (perGroup[g] != 0) {
+            column[g].addCount(perGroup[g]);
+          }
+        }
+        continue;
+      }
+      if (size <= count
+          && values != null
+          && column[0] instanceof Accumulator.DoubleSum
+          && values.kind == ColumnVector.Kind.DOUBLE
+          && !values.anyNull) {
+        if (!tallied) {
+          tally(count);
+          tallied = true;
+        }
+        if (sums.length < size) {
+          sums = new double[tally.length];
+        }
+        Accumulator.DoubleSum.addDense(
+            column, size, tally, groupOf, values.doubles, rows, count, sums);
+        continue;
+      }
+      column[0].addGrouped(column, groupOf, values, rows, count);
+    }
+    if (tallied) {
+      Arrays.fill(tally, 0, size, 0);
+    }
+  }
+
+  /**
+   * The batch's rows by group ({@code tally[g]}), counted once for every {@code COUNT} that counts
+   * each row of this batch: {@code COUNT(*)}, and {@code COUNT(col)} of a batch whose column holds
+   * no NULL; it also tells which groups a DOUBLE sum without NULLs added to. Used when the groups
+   * are no more than the batch's rows, so that adding the tallies to the groups costs less than a
+   * pass over the rows; zeroed again after the batch.
+   */
+  private int[] tally = new int[0];
+
+  /** The groups' DOUBLE sums while a batch is added to them (see {@code DoubleSum.addDense}). */
+  private double[] sums = new double[0];
+
+  private static boolean countsEveryRow(Call call, ColumnVector values) {
+    return call.kind() == LakeAggregation.Kind.COUNT_ROWS
+        || call.kind() == LakeAggregation.Kind.COUNT && values != null && !values.anyNull;
+  }
+
+  /** Counts the batch's rows by group into {@link #tally} (all zero before). */
+  private void tally(int count) {
+    if (tally.length < size) {
+      tally = new int[Math.max(size, Math.min(2 * tally.length, BatchReader.BATCH_ROWS))];
+    }
+    int[] perGroup = tally;
+    int[] numbers = groupOf;
+    for (int i = 0; i < count; i++) {
+      perGroup[numbers[i]]++;
     }
   }
 
@@ -532,8 +595,16 @@ final class GroupTable implements TaskReader.RowSink {
     }
   }
 
-  /** Group numbers by the bits of a primitive value: open addressing, linear probing. */
+  /**
+   * Group numbers by the bits of a primitive value: keys in {@code [0, DIRECT_KEYS)} (small
+   * non-negative integers, the usual group column of codes and ids) by their value, in an array
+   * grown to the largest such key met; other keys by open addressing, linear probing.
+   */
   private static final class PrimitiveGroups {
+    /** Keys below this (and not negative) are found by value; 64K slots, 256 KB at most. */
+    private static final int DIRECT_KEYS = 1 << 16;
+
+    private int[] direct = new int[0]; // by key: group number + 1; 0: no group
     private long[] bits = new long[64];
     private int[] numbers = new int[64]; // group number + 1; 0: empty slot
     private int count;
@@ -546,6 +617,10 @@ final class GroupTable implements TaskReader.RowSink {
 
     /** The group number of {@code key}, or -1. */
     int find(long key) {
+      if (key >= 0 && key < DIRECT_KEYS) {
+        int[] byValue = direct;
+        return key < byValue.length ? byValue[(int) key] - 1 : -1;
+      }
       int mask = numbers.length - 1;
       for (int s = slot(key, mask); ; s = (s + 1) & mask) {
         int n = numbers[s];
@@ -560,6 +635,13 @@ final class GroupTable implements TaskReader.RowSink {
 
     /** Records {@code key} (not yet present) as group {@code number}; returns the number. */
     int put(long key, int number) {
+      if (key >= 0 && key < DIRECT_KEYS) {
+        if (key >= direct.length) {
+          direct = Arrays.copyOf(direct, Math.max(64, Integer.highestOneBit((int) key) << 1));
+        }
+        direct[(int) key] = number + 1;
+        return number;
+      }
       if ((count + 1) * 2 > numbers.length) {
         grow();
       }
