@@ -12,7 +12,7 @@ import java.sql.Statement;
  * source is that table joined with itself (10¹⁰ rows), which cannot fit in the heap. Prints {@code
  * failed SQLSTATE message} (or {@code succeeded}, or {@code escaped} for anything but an
  * SQLException), then {@code rows N} read afterwards on the same connection; then a query that
- * sorts the same 10¹⁰ rows, printing {@code query failed SQLSTATE message} and {@code after query
+ * groups the same 10¹⁰ rows, printing {@code query failed SQLSTATE message} and {@code after query
  * N} read afterwards.
  *
  * <p>Arguments: the lake's URL.
@@ -49,9 +49,10 @@ public final class MemoryWorker {
         rs.next();
         System.out.println("rows " + rs.getLong(1) + " " + rs.getLong(2));
       }
-      // A query whose sort must hold 10^10 rows: the read path runs out of memory the same way.
+      // A query whose aggregate must hold 10^10 groups: the read path runs out of memory the same
+      // way (a sort of them would spill to disk instead).
       try (ResultSet rs =
-          s.executeQuery("SELECT a.id, b.id FROM cj a, cj b ORDER BY a.id + b.id DESC")) {
+          s.executeQuery("SELECT a.id, b.id, COUNT(*) FROM cj a, cj b GROUP BY a.id, b.id")) {
         rs.next();
         System.out.println("query succeeded");
       } catch (SQLException e) {
