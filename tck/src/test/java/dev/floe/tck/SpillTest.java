@@ -240,43 +240,8 @@ class SpillTest {
 
   @Test
   void cancelStopsASpillingJoinWithin1SecondAndDeletesItsFiles() throws Exception {
-    fillMany();
-    ExecutorService runner = Executors.newSingleThreadExecutor();
-    try (Connection budget =
-            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1MB");
-        Statement statement = budget.createStatement()) {
-      Future<Object> run =
-          runner.submit(
-              () -> {
-                try (var rs =
-                    statement.executeQuery(
-                        "SELECT count(*) FROM many a JOIN many b"
-                            + " ON a.k = b.k AND a.id + b.id < 0")) {
-                  rs.next();
-                  return "finished";
-                } catch (SQLException e) {
-                  return e;
-                }
-              });
-      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
-        Thread.sleep(20);
-      }
-      assertThat(spillFolders()).as("the join spilled").isNotEmpty();
-      Thread.sleep(50);
-      long start = System.nanoTime();
-      statement.cancel();
-      Object outcome = run.get(30, TimeUnit.SECONDS);
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      assertThat(outcome).isInstanceOf(SQLException.class);
-      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
-      // 1 s to stop, and slack for a machine shared with other builds
-      assertThat(millis).isLessThan(3_000);
-      assertThat(spillFolders()).isEmpty();
-      assertThat(budget.isValid(5)).isTrue();
-    } finally {
-      runner.shutdownNow();
-    }
+    cancelWhileSpilling(
+        "SELECT count(*) FROM many a JOIN many b ON a.k = b.k AND a.id + b.id < 0", "the join");
   }
 
   @Test
@@ -351,6 +316,17 @@ class SpillTest {
 
   @Test
   void cancelStopsASpillingSortWithin1SecondAndDeletesItsFiles() throws Exception {
+    // 40,000 × 40,000 rows to sort: far more than a second of work
+    cancelWhileSpilling(
+        "SELECT a.id, b.id FROM many a, many b ORDER BY a.k, b.id DESC, a.id", "the sort");
+  }
+
+  /**
+   * Runs a query on {@link #fillMany}'s table with a 1 MB budget, cancels it once its spill folder
+   * appears, and checks that it stops with 57014 within a second (and slack for a machine shared
+   * with other builds), deletes its files and leaves its connection usable.
+   */
+  private static void cancelWhileSpilling(String query, String what) throws Exception {
     fillMany();
     ExecutorService runner = Executors.newSingleThreadExecutor();
     try (Connection budget =
@@ -359,10 +335,7 @@ class SpillTest {
       Future<Object> run =
           runner.submit(
               () -> {
-                // 40,000 × 40,000 rows to sort: far more than a second of work
-                try (var rs =
-                    statement.executeQuery(
-                        "SELECT a.id, b.id FROM many a, many b ORDER BY a.k, b.id DESC, a.id")) {
+                try (var rs = statement.executeQuery(query)) {
                   rs.next();
                   return "finished";
                 } catch (SQLException e) {
@@ -373,7 +346,7 @@ class SpillTest {
       while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
         Thread.sleep(20);
       }
-      assertThat(spillFolders()).as("the sort spilled").isNotEmpty();
+      assertThat(spillFolders()).as(what + " spilled").isNotEmpty();
       Thread.sleep(50);
       long start = System.nanoTime();
       statement.cancel();
@@ -381,7 +354,6 @@ class SpillTest {
       long millis = (System.nanoTime() - start) / 1_000_000;
       assertThat(outcome).isInstanceOf(SQLException.class);
       assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
-      // 1 s to stop, and slack for a machine shared with other builds
       assertThat(millis).isLessThan(3_000);
       assertThat(spillFolders()).isEmpty();
       assertThat(budget.isValid(5)).isTrue();

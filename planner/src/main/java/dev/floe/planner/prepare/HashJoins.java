@@ -459,10 +459,7 @@ public final class HashJoins {
     }
 
     void check() {
-      statement.check();
-      if (flag != null && flag.get()) {
-        throw FloeError.CANCELLED.error("the statement was cancelled");
-      }
+      WatchPoint.check(statement, flag);
     }
 
     /** Reads the whole build side, then publishes its keys to the probe side's scans. */

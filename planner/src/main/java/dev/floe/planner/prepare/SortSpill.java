@@ -237,10 +237,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
     }
 
     private void check() {
-      statement.check();
-      if (flag != null && flag.get()) {
-        throw FloeError.CANCELLED.error("the statement was cancelled");
-      }
+      WatchPoint.check(statement, flag);
     }
 
     @Override

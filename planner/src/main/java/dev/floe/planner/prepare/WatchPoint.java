@@ -165,6 +165,19 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
     };
   }
 
+  /**
+   * Throws 57014 when the statement has been cancelled or timed out, or Calcite's cancel flag is
+   * set: the one check every operator that loops makes.
+   */
+  static void check(@Nullable Cancellation statement, @Nullable AtomicBoolean flag) {
+    if (statement != null) {
+      statement.check();
+    }
+    if (flag != null && flag.get()) {
+      throw FloeError.CANCELLED.error("the statement was cancelled");
+    }
+  }
+
   private static <T> Enumerable<T> watched(
       Enumerable<T> rows,
       @Nullable Cancellation statement,
@@ -206,12 +219,7 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
 
     @Override
     public boolean moveNext() {
-      if (statement != null) {
-        statement.check();
-      }
-      if (flag != null && flag.get()) {
-        throw FloeError.CANCELLED.error("the statement was cancelled");
-      }
+      check(statement, flag);
       if (!rows.moveNext()) {
         flush();
         return false;
