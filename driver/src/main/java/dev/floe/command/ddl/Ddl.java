@@ -190,7 +190,10 @@ public final class Ddl {
       Transaction txn =
           catalog()
               .newCreateTableTransaction(
-                  path, schema, spec(path, schema, create.partitioning), properties);
+                  path,
+                  schema,
+                  spec(path, schema, create.partitioning),
+                  formatFor(schema, properties, given, 0));
       txn.commitTransaction();
       return 0;
     }
@@ -225,42 +228,31 @@ public final class Ddl {
         schema ->
             catalog()
                 .newReplaceTableTransaction(
-                    path, current, schema, spec(path, schema, create.partitioning), properties);
-    if (create.query == null) {
-      factory.begin(schema(columns(create.columns), create.primaryKey, path)).commitTransaction();
-      return 0;
-    }
-    ReplaceFactory asSelect =
-        schema ->
-            catalog()
-                .newReplaceTableTransaction(
                     path,
                     current,
                     schema,
                     spec(path, schema, create.partitioning),
                     formatFor(schema, properties, given, TableUtil.formatVersion(current)));
-    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, asSelect);
+    if (create.query == null) {
+      factory.begin(schema(columns(create.columns), create.primaryKey, path)).commitTransaction();
+      return 0;
+    }
+    return createAsSelect(create, FloeParser.textFrom(sql, create.queryStart), path, factory);
   }
 
   /**
-   * The properties of a table a query's rows create or replace: a nanosecond timestamp column needs
-   * format version 3, which the table gets when no version is given (a version given below 3 is
-   * refused, 0A000, rather than the digits cut).
+   * The properties of a table created or replaced, with or without a query: a nanosecond timestamp
+   * column needs format version 3, which the table gets when no version is given (a version given
+   * below 3 is refused, 0A000, rather than the digits cut).
    */
   private static Map<String, String> formatFor(
       Schema schema, Map<String, String> properties, Map<String, String> given, int current) {
-    boolean nanos = TypeUtil.find(schema, t -> t.typeId() == Type.TypeID.TIMESTAMP_NANO) != null;
-    if (!nanos) {
+    if (!hasNanos(schema.asStruct())) {
       return properties;
     }
     String version = given.get(TableProperties.FORMAT_VERSION);
     if (version != null) {
-      if (Integer.parseInt(version) < 3) {
-        throw FloeError.NOT_SUPPORTED.error(
-            "a TIMESTAMP(9) column in a table of format version "
-                + version
-                + " (nanosecond timestamps need 'format-version' = '3')");
-      }
+      checkNanosFit(schema.asStruct(), Integer.parseInt(version));
       return properties;
     }
     if (current >= 3) {
@@ -269,6 +261,20 @@ public final class Ddl {
     Map<String, String> upgraded = new LinkedHashMap<>(properties);
     upgraded.put(TableProperties.FORMAT_VERSION, "3");
     return upgraded;
+  }
+
+  private static boolean hasNanos(Type type) {
+    return TypeUtil.find(type, t -> t.typeId() == Type.TypeID.TIMESTAMP_NANO) != null;
+  }
+
+  /** A nanosecond timestamp in a table of format version below 3 is refused, 0A000. */
+  private static void checkNanosFit(Type type, int version) {
+    if (version < 3 && hasNanos(type)) {
+      throw FloeError.NOT_SUPPORTED.error(
+          "a TIMESTAMP(9) column in a table of format version "
+              + version
+              + " (nanosecond timestamps need 'format-version' = '3')");
+    }
   }
 
   /** Begins the transaction that creates or replaces a table with a schema. */
@@ -410,6 +416,7 @@ public final class Ddl {
                   "adding a NOT NULL column to an existing table: its old rows have no value");
             }
             ColumnNames.checkNew(columns(table), column.name(), table.name());
+            checkNanosFit(type, TableUtil.formatVersion(table));
             update.addColumn(column.name(), type, column.comment());
             break;
           }

@@ -144,6 +144,12 @@ final class TemporalAligner {
       if (from != 0 && to != 0 && from != to && (isFine(output) || isFine(aligned.getType()))) {
         aligned = math.rescale(aligned, from, to, output);
       }
+      // A rewrite can widen a NOT NULL column to nullable in type alone: a SEARCH whose NULLs
+      // count as TRUE becomes `IS NULL OR >`, which Calcite types as nullable. The column keeps
+      // its type, which the nodes above rely on (an aggregate's FILTER must be BOOLEAN NOT NULL).
+      if (!output.isNullable() && aligned.getType().isNullable()) {
+        aligned = rex.makeNotNull(aligned);
+      }
       projects.add(aligned);
       changed |= aligned != expanded;
     }

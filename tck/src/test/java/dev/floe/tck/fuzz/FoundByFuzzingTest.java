@@ -421,4 +421,29 @@ class FoundByFuzzingTest {
     assertThat(rows("ALTER TABLE t EXECUTE optimize")).hasSize(1);
     assertThat(rows("SELECT COUNT(*) FROM t WHERE c1 = X'c8'")).containsExactly("3");
   }
+
+  /**
+   * Seed 8484: a CASE inside SUM becomes a filtered COUNT whose filter, a SEARCH that counts NULL
+   * as TRUE, was rewritten for the timestamp's unit into `IS NULL OR >`, typed nullable; Calcite
+   * refused the aggregate ("filter must be BOOLEAN NOT NULL", an internal error).
+   */
+  @Test
+  void sumOfACaseOverAFineTimestampThatCountsNullsAnswers() throws SQLException {
+    run(
+        "CREATE TABLE t (c0 TIMESTAMP(9), c1 TIMESTAMP WITH LOCAL TIME ZONE, c2 TIMESTAMP)"
+            + " PARTITIONED BY (year(c0)) WITH ('format-version' = '3')");
+    String sum =
+        "SELECT COALESCE(SUM(CASE WHEN %1$s IS NULL OR %1$s > TIMESTAMP '2018-03-01 00:15:00'"
+            + " THEN 1 ELSE 0 END), 0) FROM t";
+    for (String column : List.of("c0", "c2")) {
+      assertThat(rows(String.format(sum, column))).containsExactly("0");
+    }
+    run(
+        "INSERT INTO t VALUES (TIMESTAMP '2019-01-01 00:00:00.000000001', NULL,"
+            + " TIMESTAMP '2019-01-01 00:00:00'), (NULL, NULL, NULL),"
+            + " (TIMESTAMP '2017-01-01 00:00:00', NULL, TIMESTAMP '2017-01-01 00:00:00')");
+    for (String column : List.of("c0", "c2")) {
+      assertThat(rows(String.format(sum, column))).containsExactly("2");
+    }
+  }
 }

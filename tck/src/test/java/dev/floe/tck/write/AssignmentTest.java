@@ -272,6 +272,49 @@ class AssignmentTest {
     }
   }
 
+  /**
+   * A plain CREATE TABLE with a TIMESTAMP(9) column takes the same rule as CREATE TABLE AS: format
+   * version 3 when none is given, 0A000 for a version below 3. Adding such a column to a version 2
+   * table is 0A000 too, and changes nothing. Before, both were an internal error (Iceberg's schema
+   * check).
+   */
+  @Test
+  void createAndAlterOfANanosecondColumnFollowTheFormatVersionRule() throws Exception {
+    try (Connection c = Sql.connect(lake)) {
+      Sql.update(c, "CREATE TABLE p (ts TIMESTAMP(9), i INT)");
+      Sql.update(c, "INSERT INTO p VALUES (TIMESTAMP '2024-01-01 10:11:12.123456789', 1)");
+      assertThat(Sql.lines(c, "SELECT ts, i FROM p"))
+          .containsExactly("2024-01-01 10:11:12.123456789 1");
+      assertThat(formatVersion("p")).isEqualTo(3);
+      SQLException v2 =
+          catchThrowableOfType(
+              SQLException.class,
+              () ->
+                  Sql.update(c, "CREATE TABLE q (ts TIMESTAMP(9)) WITH ('format-version' = '2')"));
+      assertThat(v2.getSQLState()).isEqualTo("0A000");
+      assertThat(v2.getMessage()).contains("format version 2");
+      assertThat(FolderListing.files(lake).stream().filter(f -> f.startsWith("q/"))).isEmpty();
+
+      Sql.update(c, "CREATE TABLE r (i INT)");
+      Sql.update(c, "INSERT INTO r VALUES (7)");
+      SQLException add =
+          catchThrowableOfType(
+              SQLException.class, () -> Sql.update(c, "ALTER TABLE r ADD COLUMN ts TIMESTAMP(9)"));
+      assertThat(add.getSQLState()).isEqualTo("0A000");
+      assertThat(Sql.lines(c, "SELECT * FROM r")).containsExactly("7");
+
+      Sql.update(c, "CREATE OR REPLACE TABLE r (ts TIMESTAMP(9))");
+      assertThat(formatVersion("r")).isEqualTo(3);
+    }
+  }
+
+  private int formatVersion(String table) {
+    return ((org.apache.iceberg.BaseTable) IcebergView.of(lake.resolve(table)).table())
+        .operations()
+        .current()
+        .formatVersion();
+  }
+
   /** Each row of a table of (id, tm, v) as "id time v", the time read exactly. */
   private static List<String> times(Connection c, String table) throws SQLException {
     List<String> rows = new ArrayList<>();
