@@ -116,13 +116,32 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "dev.floe.planner.adapter..", "dev.floe.planner.write..", "dev.floe.planner.prepare..")
         .check(floe);
+    // The write runtime reads the files it rewrites through the scan runtime, never the reverse.
     noClasses()
         .that()
         .resideInAPackage("dev.floe.planner.write..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(
-            "dev.floe.planner.adapter..", "dev.floe.planner.scan..", "dev.floe.planner.prepare..")
+        .resideInAnyPackage("dev.floe.planner.adapter..", "dev.floe.planner.prepare..")
+        .check(floe);
+  }
+
+  /**
+   * One read path: table data is read by the scan runtime alone, queries and rewrites ({@code
+   * optimize}, copy-on-write) alike, with its decoder, delete cache and cancellation. Iceberg's own
+   * readers of data and its generic delete filter appear nowhere else.
+   */
+  @Test
+  void onlyTheScanRuntimeReadsTableData() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.floe.planner.scan..")
+        .should()
+        .dependOnClassesThat()
+        .haveNameMatching(
+            "org\\.apache\\.iceberg\\.(data\\.(GenericDeleteFilter|DeleteFilter|IcebergGenerics"
+                + "|GenericReader|parquet\\.(GenericParquetReaders|InternalReader))"
+                + "|parquet\\.Parquet\\$ReadBuilder)(\\$.*)?")
         .check(floe);
   }
 

@@ -1,13 +1,12 @@
 package dev.floe.command.procedure;
 
-import dev.floe.error.FloeError;
+import dev.floe.planner.scan.InternalRows;
 import dev.floe.planner.write.LakeWrites;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,21 +15,13 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericDeleteFilter;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.CloseableIterator;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
@@ -224,7 +215,14 @@ final class Compaction {
     String operationId = UUID.randomUUID().toString();
     List<DataFile> written = new ArrayList<>();
     try {
-      written = LakeWrites.writeRecords(table, new GroupRows(table, group.tasks()), operationId);
+      written =
+          LakeWrites.writeLiveRows(
+              table,
+              // a group is one partition's files: its delete files are loaded once, then let go
+              new InternalRows(table),
+              group.tasks(),
+              task -> null,
+              LakeWrites.outputFiles(table, operationId));
       RewriteFiles rewrite =
           table
               .newRewrite()
@@ -250,83 +248,5 @@ final class Compaction {
 
   private static String deleteKey(DeleteFile delete) {
     return delete.location() + "#" + delete.contentOffset();
-  }
-
-  /** The live rows of a group's files, deletes applied by Iceberg's delete filter. */
-  private static final class GroupRows implements Iterator<Record> {
-    private final Table table;
-    private final Iterator<FileScanTask> tasks;
-    private CloseableIterable<Record> open;
-    private CloseableIterator<Record> rows;
-
-    GroupRows(Table table, List<FileScanTask> tasks) {
-      this.table = table;
-      this.tasks = tasks.iterator();
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (rows == null || !rows.hasNext()) {
-        closeOpen();
-        if (!tasks.hasNext()) {
-          return false;
-        }
-        FileScanTask task = tasks.next();
-        open = read(task);
-        rows = open.iterator();
-      }
-      return true;
-    }
-
-    @Override
-    public Record next() {
-      hasNext();
-      return rows.next();
-    }
-
-    private CloseableIterable<Record> read(FileScanTask task) {
-      if (task.file().format() != FileFormat.PARQUET) {
-        throw FloeError.NOT_SUPPORTED.error(
-            "optimize on " + task.file().location() + ": only Parquet data files are read");
-      }
-      Schema schema = table.schema();
-      GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, schema);
-      Schema required = deletes.requiredSchema();
-      Map<Integer, ?> constants = LakeWrites.genericConstants(task);
-      CloseableIterable<Record> records =
-          Parquet.read(table.io().newInputFile(task.file().location()))
-              .project(required)
-              .withNameMapping(nameMapping(table))
-              .split(task.start(), task.length())
-              .createReaderFunc(
-                  fileSchema -> GenericParquetReaders.buildReader(required, fileSchema, constants))
-              .build();
-      return CloseableIterable.transform(
-          deletes.filter(records),
-          record -> {
-            GenericRecord copy = GenericRecord.create(schema);
-            for (int i = 0; i < schema.columns().size(); i++) {
-              copy.set(i, record.get(i));
-            }
-            return copy;
-          });
-    }
-
-    private void closeOpen() {
-      if (open != null) {
-        try {
-          open.close();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        open = null;
-      }
-    }
-  }
-
-  /** The table's name mapping, for data files written without field ids (add_files); or null. */
-  private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
-    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
-    return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
   }
 }

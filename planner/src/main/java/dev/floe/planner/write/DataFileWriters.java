@@ -9,13 +9,9 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -24,9 +20,9 @@ import org.apache.iceberg.util.PropertyUtil;
 /**
  * Writes rows as Parquet data files of a table through Iceberg's registry-based file writers, with
  * the table's properties (compression, row-group size, metrics) applied: one file per partition,
- * rolled at the table's target file size. Assigned rows ({@link #forRows}) are written by Iceberg's
- * internal value writer, generic records ({@link #forRecords}, rows read back from files) by its
- * generic one; both make the same files. Not thread-safe.
+ * rolled at the table's target file size. Rows are in Iceberg's internal representation, written by
+ * its internal value writer: INSERT's assigned rows and the rows a rewrite reads back from files
+ * alike ({@link #forRows}). Not thread-safe.
  *
  * @param <T> the row class
  */
@@ -56,18 +52,6 @@ final class DataFileWriters<T> implements Closeable {
   /** Writers of assigned rows, whose values are already in Iceberg's internal representation. */
   static DataFileWriters<AssignedRow> forRows(Table table, OutputFileFactory files) {
     return new DataFileWriters<>(table, files, new AssignedRowWriterFactory(table), row -> row);
-  }
-
-  /** Writers of Iceberg generic records of the table's schema. */
-  static DataFileWriters<Record> forRecords(Table table, OutputFileFactory files) {
-    GenericFileWriterFactory factory =
-        new GenericFileWriterFactory.Builder(table)
-            .dataFileFormat(FileFormat.PARQUET)
-            .dataSchema(table.schema())
-            .dataSortOrder(SortOrder.unsorted()) // rows are not sorted: the files claim no order
-            .build();
-    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
-    return new DataFileWriters<>(table, files, factory, wrapper::wrap);
   }
 
   /** Writes one row into the file of its partition. */

@@ -1,5 +1,6 @@
 package dev.floe.planner.write;
 
+import dev.floe.planner.scan.InternalRows;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.LakeSession;
 import dev.floe.planner.session.PinnedTable;
@@ -35,37 +36,6 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * is deleted before the error propagates, so the table is left exactly as it was.
  */
 public final class LakeWrites {
-
-  /**
-   * A task's identity-partition values as Iceberg's generic records hold them, for reading the
-   * task's rows to write them again (copy-on-write, optimize). Iceberg's own converter leaves a
-   * FIXED value as a buffer and a nanosecond timestamp as its number, which the generic writer
-   * cannot take.
-   */
-  public static Map<Integer, ?> genericConstants(FileScanTask task) {
-    return org.apache.iceberg.util.PartitionUtil.constantsMap(task, LakeWrites::genericConstant);
-  }
-
-  private static Object genericConstant(org.apache.iceberg.types.Type type, Object value) {
-    if (value == null) {
-      return null;
-    }
-    switch (type.typeId()) {
-      case FIXED:
-        return value instanceof java.nio.ByteBuffer
-            ? org.apache.iceberg.util.ByteBuffers.toByteArray((java.nio.ByteBuffer) value)
-            : value;
-      case TIMESTAMP_NANO:
-        if (value instanceof Long) {
-          return ((org.apache.iceberg.types.Types.TimestampNanoType) type).shouldAdjustToUTC()
-              ? org.apache.iceberg.util.DateTimeUtil.timestamptzFromNanos((Long) value)
-              : org.apache.iceberg.util.DateTimeUtil.timestampFromNanos((Long) value);
-        }
-        return value;
-      default:
-        return org.apache.iceberg.data.IdentityPartitionConverters.convertConstant(type, value);
-    }
-  }
 
   private LakeWrites() {}
 
@@ -152,20 +122,48 @@ public final class LakeWrites {
   }
 
   /**
-   * Writes Iceberg generic records as data files of a table, partitioned by its current spec and
-   * rolled at its target file size (compaction rewrites files this way).
+   * Writes the live rows of data file tasks again, as data files of the table partitioned by its
+   * current spec and rolled at its target file size, leaving out of each task the rows at the
+   * (sorted) positions {@code dropped} gives for it (null: none). Rows are read by {@code reader},
+   * the scan runtime's one reader of whole files ({@link InternalRows}), and written in the form
+   * they are read, Iceberg's internal representation, which is the form INSERT's rows are written
+   * in. {@code optimize} and copy-on-write DELETE, UPDATE and MERGE rewrite files this way.
    */
-  public static List<org.apache.iceberg.DataFile> writeRecords(
-      Table table, Iterator<org.apache.iceberg.data.Record> records, String operationId) {
-    Cancellation cancel = Cancellation.current();
-    try (DataFileWriters<org.apache.iceberg.data.Record> writer =
-        DataFileWriters.forRecords(table, DataFileWriters.outputFiles(table, operationId))) {
-      while (records.hasNext()) {
-        cancel.check();
-        writer.write(records.next());
+  public static List<org.apache.iceberg.DataFile> writeLiveRows(
+      Table table,
+      InternalRows reader,
+      List<FileScanTask> tasks,
+      java.util.function.Function<FileScanTask, long[]> dropped,
+      org.apache.iceberg.io.OutputFileFactory files) {
+    int columns = table.schema().columns().size();
+    try (DataFileWriters<AssignedRow> writer = DataFileWriters.forRows(table, files)) {
+      for (FileScanTask task : tasks) {
+        long[] positions = dropped.apply(task);
+        try (CloseableIterable<org.apache.iceberg.StructLike> rows =
+            reader.read(task, true, positions != null)) {
+          for (org.apache.iceberg.StructLike row : rows) {
+            if (positions != null
+                && java.util.Arrays.binarySearch(positions, row.get(columns, Long.class)) >= 0) {
+              continue;
+            }
+            AssignedRow copy = new AssignedRow(columns);
+            for (int i = 0; i < columns; i++) {
+              copy.set(i, row.get(i, Object.class));
+            }
+            writer.write(copy);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
       }
       return writer.finish();
     }
+  }
+
+  /** The factory of the files a statement writes: its operation id names every file. */
+  public static org.apache.iceberg.io.OutputFileFactory outputFiles(
+      Table table, String operationId) {
+    return DataFileWriters.outputFiles(table, operationId);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.floe.planner.write;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.scan.InternalRows;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.PinnedTable;
 import dev.floe.planner.session.TableChange;
@@ -16,17 +17,14 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.BaseDeleteLoader;
-import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.deletes.PositionDelete;
@@ -36,8 +34,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FanoutPositionOnlyDeleteWriter;
 import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -55,10 +51,14 @@ final class RowLevelChange {
   private final TableChange.Builder change;
   private final OutputFileFactory outputFiles;
 
+  /** Reads the files this change counts or rewrites; each delete file is loaded once. */
+  private final InternalRows reader;
+
   RowLevelChange(
       PinnedTable pinned, WritePlan plan, String operationId, TableChange.Builder change) {
     this.pinned = pinned;
     this.table = pinned.table();
+    this.reader = new InternalRows(table);
     this.plan = plan;
     this.operationId = operationId;
     this.change = change;
@@ -213,22 +213,9 @@ final class RowLevelChange {
 
   /** The live rows of a task's data file, read with every delete applied. */
   private long countLive(FileScanTask task) {
-    Schema schema = table.schema();
-    Schema requested = new Schema(MetadataColumns.ROW_POSITION);
-    GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
-    Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
     long live = 0;
-    try (CloseableIterable<Record> records =
-        deletes.filter(
-            Parquet.read(table.io().newInputFile(task.file().location()))
-                .project(readSchema)
-                .withNameMapping(nameMapping(table))
-                .createReaderFunc(
-                    fileSchema ->
-                        GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
-                .build())) {
-      for (Record ignored : records) {
+    try (CloseableIterable<StructLike> rows = reader.read(task, false, false)) {
+      for (StructLike ignored : rows) {
         live++;
       }
     } catch (IOException e) {
@@ -324,55 +311,14 @@ final class RowLevelChange {
 
   /** Copy-on-write: writes the file's surviving rows to new files and removes the old one. */
   private void rewrite(FileScanTask task, long[] positions) {
-    Schema schema = table.schema();
-    Schema requested = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
-    GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, schema, requested);
-    Schema readSchema = deletes.requiredSchema();
-    Map<Integer, ?> constants = LakeWrites.genericConstants(task);
-    int posIndex = indexOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
-    int columns = schema.columns().size();
-    try (DataFileWriters<Record> writer = DataFileWriters.forRecords(table, outputFiles);
-        CloseableIterable<Record> records =
-            deletes.filter(
-                Parquet.read(table.io().newInputFile(task.file().location()))
-                    .project(readSchema)
-                    .withNameMapping(nameMapping(table))
-                    .createReaderFunc(
-                        fileSchema ->
-                            GenericParquetReaders.buildReader(readSchema, fileSchema, constants))
-                    .build())) {
-      Cancellation cancel = Cancellation.current();
-      for (Record record : records) {
-        cancel.check();
-        long pos = (Long) record.get(posIndex);
-        if (Arrays.binarySearch(positions, pos) >= 0) {
-          continue;
-        }
-        Record copy = GenericRecord.create(schema);
-        for (int i = 0; i < columns; i++) {
-          copy.set(i, record.getField(schema.columns().get(i).name()));
-        }
-        writer.write(copy);
-      }
-      writer.finish().forEach(change::addData);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    LakeWrites.writeLiveRows(table, reader, List.of(task), t -> positions, outputFiles)
+        .forEach(change::addData);
     change.removeData(task.file());
     for (DeleteFile delete : task.deletes()) {
       if (ContentFileUtil.isFileScoped(delete)) {
         change.removeDeletes(delete);
       }
     }
-  }
-
-  private static int indexOf(Schema schema, int fieldId) {
-    for (int i = 0; i < schema.columns().size(); i++) {
-      if (schema.columns().get(i).fieldId() == fieldId) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("Cannot find field " + fieldId);
   }
 
   /** A growing list of row positions. */
@@ -398,12 +344,6 @@ final class RowLevelChange {
       }
       return Arrays.copyOf(result, unique);
     }
-  }
-
-  /** The table's name mapping, for data files written without field ids (add_files); or null. */
-  private static org.apache.iceberg.mapping.NameMapping nameMapping(Table table) {
-    String json = table.properties().get(org.apache.iceberg.TableProperties.DEFAULT_NAME_MAPPING);
-    return json == null ? null : org.apache.iceberg.mapping.NameMappingParser.fromJson(json);
   }
 
   /**
