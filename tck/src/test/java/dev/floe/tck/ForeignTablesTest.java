@@ -114,6 +114,67 @@ class ForeignTablesTest {
                                 () -> assertAddedFilesRead(set, files))));
   }
 
+  /**
+   * Rewrites read a table's files through the scan runtime, as queries do: {@code optimize} of
+   * every corpus table (position deletes, deletion vectors, equality deletes, nested types, evolved
+   * schemas and specs) keeps exactly its rows, and so does a copy-on-write DELETE of the rows of
+   * one key, which writes every other row of the files it touches again. On a copy of the corpus of
+   * its own.
+   */
+  @Test
+  void optimizeAndCopyOnWriteOfEveryForeignTableKeepItsRows(@TempDir Path own)
+      throws IOException, SQLException {
+    int tables = 0;
+    for (ForeignCorpus.CorpusSet set : ForeignCorpus.relocateAll(own)) {
+      try (Connection c = connect(set);
+          Statement s = c.createStatement()) {
+        for (ForeignCorpus.Table table : set.tables()) {
+          String t = table.name();
+          List<String> before = sortedRows(s, "SELECT * FROM " + t);
+          s.execute("ALTER TABLE " + t + " EXECUTE optimize");
+          assertThat(sortedRows(s, "SELECT * FROM " + t))
+              .as("%s after optimize", t)
+              .isEqualTo(before);
+          String key;
+          try (ResultSet rs = s.executeQuery("SELECT * FROM " + t + " LIMIT 0")) {
+            key = '"' + rs.getMetaData().getColumnLabel(1) + '"';
+          }
+          String min = "(SELECT MIN(" + key + ") FROM " + t + ")";
+          List<String> kept =
+              sortedRows(
+                  s, "SELECT * FROM " + t + " WHERE " + key + " IS NULL OR " + key + " <> " + min);
+          assertThat(kept)
+              .as("%s has rows of more than one key", t)
+              .isNotEmpty()
+              .hasSizeLessThan(before.size());
+          s.execute("ALTER TABLE " + t + " SET PROPERTIES ('write.delete.mode' = 'copy-on-write')");
+          s.execute("DELETE FROM " + t + " WHERE " + key + " = " + min);
+          assertThat(sortedRows(s, "SELECT * FROM " + t))
+              .as("%s after the DELETE", t)
+              .isEqualTo(kept);
+          tables++;
+        }
+      }
+    }
+    assertThat(tables).isGreaterThanOrEqualTo(7);
+  }
+
+  private static List<String> sortedRows(Statement s, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder row = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          row.append(rs.getString(i)).append('|');
+        }
+        rows.add(row.toString());
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+
   @Test
   void theCorpusHoldsTheFormatsCodecsDeletesAndEvolutionItClaims() throws IOException {
     assertThat(size(ForeignCorpus.source())).as("bytes in the corpus").isLessThan(MAX_CORPUS_BYTES);
