@@ -107,7 +107,7 @@ class ArchitectureTest {
   }
 
   @Test
-  void runtimesDependOnNeitherTheAdapterNorEachOther() {
+  void runtimesStandBelowTheAdapterAndTheWriteRuntimeOnTheScanRuntime() {
     noClasses()
         .that()
         .resideInAPackage("dev.floe.planner.scan..")
