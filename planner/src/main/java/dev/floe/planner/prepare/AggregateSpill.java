@@ -226,7 +226,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
                       + " for one group"
                       + " (connection property memoryBudget; docs/limits.md, \"Known limits\")");
             }
-            if (level + 1 >= LEVELS) {
+            if (level >= LEVELS) {
               throw FloeError.OUT_OF_MEMORY.error(
                   "the aggregate needs more than the statement's memory budget of "
                       + memory.limitText()
