@@ -215,7 +215,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
           }
           if (spill == null) {
             A first = adder.apply(initializer.apply(), row);
-            if (hold(key, first, map.size())) {
+            if (hold(key, first)) {
               map.put(wrapped, first);
               continue;
             }
@@ -257,13 +257,13 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
     }
 
     /** Reserves a new group's memory: false when past the share or refused by the budget. */
-    private boolean hold(K key, A acc, int held) {
+    private boolean hold(K key, A acc) {
       long bytes = size(key, acc);
-      if (reserved + bytes > share) {
+      if (reserved + bytes > share || memory.reserved() + bytes > memory.limit()) {
         return false;
       }
       try {
-        memory.reserve(bytes, "the aggregate holding " + held + " groups");
+        memory.reserve(bytes, "the aggregate");
       } catch (RuntimeException e) {
         return false;
       }
