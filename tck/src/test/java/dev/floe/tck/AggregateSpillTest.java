@@ -1,6 +1,7 @@
 package dev.floe.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -157,6 +158,21 @@ class AggregateSpillTest {
     assertThat(report)
         .containsPattern("peak memory held by joins, sorts and aggregates \\(estimated\\): [1-9]")
         .doesNotContain("rows written to disk");
+  }
+
+  @Test
+  void anAggregateWhoseOneGroupDoesNotFitFailsWith53200AndTheConnectionGoesOn() throws Exception {
+    try (Connection tiny =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=100B")) {
+      assertThatThrownBy(() -> Sql.column(tiny, "SELECT k * 2, count(*) FROM a GROUP BY k * 2"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+          .hasMessageContaining("the aggregate")
+          .hasMessageContaining("100 bytes")
+          .hasMessageContaining("memoryBudget");
+      assertThat(spillFolders()).isEmpty();
+      assertThat(Sql.column(tiny, "SELECT count(*) FROM a")).containsExactly("12000");
+    }
   }
 
   @Test
