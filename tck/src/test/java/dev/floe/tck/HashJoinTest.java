@@ -569,7 +569,8 @@ class HashJoinTest {
                 connection,
                 "EXPLAIN ANALYZE SELECT p.id, b.tag FROM probe p JOIN build b ON p.k = b.k"));
     assertThat(report)
-        .containsPattern("peak memory held by joins and sorts \\(estimated\\): [1-9][0-9]* KiB");
+        .containsPattern(
+            "peak memory held by joins, sorts and aggregates \\(estimated\\): [1-9][0-9]* KiB");
   }
 
   @Test

@@ -176,7 +176,8 @@ class SpillTest {
     assertThat(sorted(Sql.lines(small, query))).isEqualTo(expected);
     String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
     assertThat(report)
-        .containsPattern("rows written to disk by joins and sorts that did not fit: [1-9]");
+        .containsPattern(
+            "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
     assertThat(spillFolders()).isEmpty();
   }
 
@@ -274,7 +275,8 @@ class SpillTest {
     assertThat(Sql.lines(small, query)).isEqualTo(expected);
     String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
     assertThat(report)
-        .containsPattern("rows written to disk by joins and sorts that did not fit: [1-9]");
+        .containsPattern(
+            "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
     assertThat(spillFolders()).isEmpty();
   }
 

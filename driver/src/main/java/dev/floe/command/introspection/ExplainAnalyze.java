@@ -77,17 +77,17 @@ public final class ExplainAnalyze {
     dev.floe.planner.session.MemoryBudget memory =
         dev.floe.planner.session.Cancellation.current().memory();
     lines.add(
-        "peak memory held by joins and sorts (estimated): "
+        "peak memory held by joins, sorts and aggregates (estimated): "
             + (memory.peak() + 1023) / 1024
             + " KiB of the statement's budget of "
             + (memory.limit() == Long.MAX_VALUE ? "no limit" : memory.limitText()));
     if (memory.spills() > 0) {
       lines.add(
-          "rows written to disk by joins and sorts that did not fit: "
+          "rows written to disk by joins, sorts and aggregates that did not fit: "
               + (memory.spilledBytes() + 1023) / 1024
               + " KiB in "
               + memory.spills()
-              + " writes (a join's partitioning, a sort's run)");
+              + " writes (a join's partitioning, a sort's run, an aggregate's partitioning)");
     }
     lines.add(
         "time: planning: "

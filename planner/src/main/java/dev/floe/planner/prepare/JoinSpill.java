@@ -132,7 +132,7 @@ final class JoinSpill {
   private static RuntimeException diskFailure(IOException e, String what) {
     return FloeError.OUT_OF_MEMORY.error(
         e,
-        "a hash join or sort past the statement's memory budget could not spill to disk: could not "
+        "a hash join, sort or aggregate past the statement's memory budget could not spill to disk: could not "
             + what
             + ": "
             + e);

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableMergeJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -16,7 +17,10 @@ import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.function.EqualityComparer;
+import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.function.Function1;
+import org.apache.calcite.linq4j.function.Function2;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -24,6 +28,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Join;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -36,7 +41,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * come too seldom. A {@link Kind#MEMORY} point under a full sort, which keeps all its input rows
  * before it gives the first, sorts them itself within the statement's {@link MemoryBudget} ({@link
  * SortSpill}): past the sort's share it writes sorted runs to disk and merges them, so a sort
- * larger than the heap answers instead of failing. {@link #insert} puts both where they are needed.
+ * larger than the heap answers instead of failing. A {@link Kind#GROUP} point under a hash
+ * aggregate of one grouping set aggregates within the budget the same way ({@link AggregateSpill}).
+ * {@link #insert} puts them where they are needed.
  */
 public final class WatchPoint extends SingleRel implements EnumerableRel {
   private static final int RESERVE_EVERY = 256;
@@ -46,7 +53,12 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
     /** The statement's cancellation and Calcite's cancel flag, before each row. */
     CANCEL,
     /** The statement's memory budget, which each row passing reserves until the end. */
-    MEMORY
+    MEMORY,
+    /**
+     * The statement's memory budget, which each group the hash aggregate above holds reserves
+     * ({@link AggregateSpill}); the rows themselves pass as they are.
+     */
+    GROUP
   }
 
   private final Kind kind;
@@ -57,14 +69,18 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
   }
 
   /**
-   * A whole optimized plan with a memory point under every sort without a limit, a cancel point
-   * above every join, and one under every input of a join that loops over one input for each row of
-   * the other (a nested-loop join, a correlate): a hash or merge join reads each input row once,
-   * and the scans below check as they read. So a join, and a sort, aggregate or write consuming
-   * one, stops within a row.
+   * A whole optimized plan with a memory point under every sort without a limit and under every
+   * hash aggregate of one grouping set with group keys, a cancel point above every join, and one
+   * under every input of a join that loops over one input for each row of the other (a nested-loop
+   * join, a correlate): a hash or merge join reads each input row once, and the scans below check
+   * as they read. So a join, and a sort, aggregate or write consuming one, stops within a row.
    */
   static RelNode insert(RelNode rel) {
     boolean sort = rel instanceof EnumerableSort s && s.fetch == null && s.offset == null;
+    boolean groups =
+        rel instanceof EnumerableAggregate a
+            && a.getGroupType() == Aggregate.Group.SIMPLE
+            && a.getGroupCount() > 0;
     boolean join =
         (rel instanceof Join || rel instanceof Correlate) && rel instanceof EnumerableRel;
     boolean loops =
@@ -75,6 +91,9 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
       RelNode watched = insert(input);
       if (sort) {
         watched = over(watched, Kind.MEMORY);
+      }
+      if (groups) {
+        watched = over(watched, Kind.GROUP);
       }
       if (loops) {
         watched = over(watched, Kind.CANCEL);
@@ -111,11 +130,15 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
     builder.add(
         Expressions.return_(
             null,
-            kind == Kind.CANCEL
-                ? Expressions.call(
-                    WatchPoint.class, "checked", implementor.getRootExpression(), rows)
-                : Expressions.call(
-                    WatchPoint.class, "sorted", implementor.getRootExpression(), rows)));
+            Expressions.call(
+                WatchPoint.class,
+                switch (kind) {
+                  case CANCEL -> "checked";
+                  case MEMORY -> "sorted";
+                  case GROUP -> "grouped";
+                },
+                implementor.getRootExpression(),
+                rows)));
     return new Result(builder.toBlock(), result.physType, result.format);
   }
 
@@ -161,6 +184,60 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
       @Override
       public <K extends Comparable> Enumerable<T> orderBy(Function1<T, K> key) {
         return new SortSpill<>(rows, key, null, statement, flag);
+      }
+    };
+  }
+
+  /**
+   * Called by generated code under a hash aggregate of one grouping set: the rows of an enumerable,
+   * passed on as they are, whose {@code groupBy} (which Calcite's aggregate calls on its input)
+   * aggregates within the budget of the statement binding it (taken now, on the statement's
+   * thread): an {@link AggregateSpill} reserves each group it holds and writes the rows of keys
+   * past the aggregate's share to disk instead of running the heap out.
+   */
+  public static <T> Enumerable<T> grouped(DataContext root, Enumerable<T> rows) {
+    Cancellation statement = Cancellation.current();
+    MemoryBudget memory = statement.memory();
+    if (memory == MemoryBudget.UNLIMITED) {
+      return rows;
+    }
+    AtomicBoolean flag = root == null ? null : DataContext.Variable.CANCEL_FLAG.get(root);
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<T> enumerator() {
+        return rows.enumerator();
+      }
+
+      @Override
+      public <K, A, R> Enumerable<R> groupBy(
+          Function1<T, K> key,
+          Function0<A> initializer,
+          Function2<A, T, A> adder,
+          Function2<K, A, R> result) {
+        return new AggregateSpill<>(rows, key, initializer, adder, result, null, statement, flag);
+      }
+
+      @Override
+      public <K, A, R> Enumerable<R> groupBy(
+          Function1<T, K> key,
+          Function0<A> initializer,
+          Function2<A, T, A> adder,
+          Function2<K, A, R> result,
+          EqualityComparer<K> comparer) {
+        return new AggregateSpill<>(
+            rows, key, initializer, adder, result, comparer, statement, flag);
+      }
+
+      @Override
+      public Enumerable<T> distinct() {
+        return new AggregateSpill<T, T, Boolean, T>(
+            rows, r -> r, () -> Boolean.TRUE, (a, r) -> a, (k, a) -> k, null, statement, flag);
+      }
+
+      @Override
+      public Enumerable<T> distinct(EqualityComparer<T> comparer) {
+        return new AggregateSpill<T, T, Boolean, T>(
+            rows, r -> r, () -> Boolean.TRUE, (a, r) -> a, (k, a) -> k, comparer, statement, flag);
       }
     };
   }

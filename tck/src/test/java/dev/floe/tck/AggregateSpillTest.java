@@ -1,0 +1,228 @@
+package dev.floe.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Aggregates whose groups do not fit the statement's memory budget: the rows of keys past the
+ * aggregate's share are written to files by a hash of their key and aggregated a file at a time
+ * (split again when a file's keys still do not fit), giving the groups an aggregate in memory gives
+ * (COUNT, SUM of DECIMAL and DOUBLE, MIN and MAX of strings, AVG, COUNT(DISTINCT), NULL keys,
+ * several keys, HAVING, DISTINCT); cancel stops a spilling aggregate within a second; and no spill
+ * folder is left after an aggregate ends, is cancelled or its result set is closed early. Group
+ * keys are expressions so that Calcite aggregates above the scan rather than the scan itself.
+ */
+class AggregateSpillTest {
+  private static final String BUDGET = "?memoryBudget=16kB";
+
+  @TempDir static Path lake;
+
+  /** The temporary folder of this class's aggregates, away from those of other programs. */
+  @TempDir static Path temporary;
+
+  private static String temporaryBefore;
+  private static Connection unlimited;
+  private static Connection small;
+
+  @BeforeAll
+  static void fillTables() throws Exception {
+    // as SpillTest: the JDK keeps the temporary folder it first sees
+    java.io.File.createTempFile("floe-agg-test", null).delete();
+    Files.deleteIfExists(Files.createTempFile("floe-agg-test", null));
+    temporaryBefore = System.getProperty("java.io.tmpdir");
+    System.setProperty("java.io.tmpdir", temporary.toString());
+    unlimited = DriverManager.getConnection("jdbc:floe:" + lake);
+    small = DriverManager.getConnection("jdbc:floe:" + lake + BUDGET);
+    Sql.update(
+        unlimited, "CREATE TABLE a (id BIGINT, k INT, v VARCHAR, d DECIMAL(30, 2), f DOUBLE)");
+    Random random = new Random(20261207);
+    try (PreparedStatement insert =
+        unlimited.prepareStatement("INSERT INTO a VALUES (?, ?, ?, ?, ?)")) {
+      for (int i = 0; i < 12_000; i++) {
+        insert.setLong(1, i);
+        setOrNull(insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(4000), Types.INTEGER);
+        setOrNull(
+            insert, 3, random.nextInt(10) == 0 ? null : "v" + random.nextInt(3000), Types.VARCHAR);
+        setOrNull(
+            insert,
+            4,
+            random.nextInt(10) == 0
+                ? null
+                : new BigDecimal(random.nextLong() + "" + random.nextInt(1000)).movePointLeft(2),
+            Types.DECIMAL);
+        setOrNull(insert, 5, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, type);
+    } else {
+      statement.setObject(index, value);
+    }
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    System.setProperty("java.io.tmpdir", temporaryBefore);
+    small.close();
+    unlimited.close();
+  }
+
+  /** The spill folders in the temporary folder now. */
+  private static List<Path> spillFolders() throws IOException {
+    try (Stream<Path> list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return list.filter(
+              p ->
+                  p.getFileName().toString().startsWith("floe-agg-")
+                      || p.getFileName().toString().startsWith("floe-join-")
+                      || p.getFileName().toString().startsWith("floe-sort-"))
+          .toList();
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // thousands of groups, a NULL key among them
+        "SELECT k * 2 AS g, count(*), count(v), sum(d), sum(f), min(v), max(v), avg(d), avg(f)"
+            + " FROM a GROUP BY k * 2",
+        // several keys, HAVING
+        "SELECT mod(k, 50) AS g, v || '' AS w, count(*), sum(d) FROM a"
+            + " GROUP BY mod(k, 50), v || '' HAVING count(*) > 0 AND max(f) IS NOT NULL",
+        "SELECT mod(id, 3000) AS g, sum(f), min(d), max(d) FROM a GROUP BY mod(id, 3000)"
+            + " HAVING sum(d) > 0",
+        // distinct aggregates: a group of each key and value first
+        "SELECT mod(id, 2500) AS g, count(DISTINCT k), count(DISTINCT v), count(*) FROM a"
+            + " GROUP BY mod(id, 2500)",
+        "SELECT v, count(DISTINCT mod(id, 7)), sum(k) FROM a GROUP BY v",
+        // DISTINCT rows
+        "SELECT DISTINCT k * 3 AS g, substring(v, 1, 2) AS w FROM a",
+        // an aggregate over an aggregate that spills
+        "SELECT c, count(*) FROM (SELECT k + 1 AS g, count(*) AS c FROM a GROUP BY k + 1) x"
+            + " GROUP BY c",
+      })
+  void anAggregatePastTheBudgetAnswersAsOneInMemory(String query) throws Exception {
+    List<String> expected = sorted(Sql.lines(unlimited, query));
+    assertThat(expected).hasSizeGreaterThan(10);
+    assertThat(sorted(Sql.lines(small, query))).isEqualTo(expected);
+    String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
+    assertThat(report)
+        .containsPattern("peak memory held by joins, sorts and aggregates \\(estimated\\): [1-9]")
+        .containsPattern(
+            "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
+    assertThat(spillFolders()).isEmpty();
+  }
+
+  @Test
+  void theAggregateCountsAgainstTheBudgetWithoutChangingThePlanText() throws SQLException {
+    String query = "SELECT k * 2, count(*) FROM a GROUP BY k * 2";
+    String plan = Sql.explain(small, query);
+    assertThat(plan).contains("Aggregate").doesNotContain("WatchPoint").doesNotContain("GROUP]");
+    String report = String.join("\n", Sql.column(unlimited, "EXPLAIN ANALYZE " + query));
+    assertThat(report)
+        .containsPattern("peak memory held by joins, sorts and aggregates \\(estimated\\): [1-9]")
+        .doesNotContain("rows written to disk");
+  }
+
+  @Test
+  void anAggregateWhoseOneGroupDoesNotFitFailsWith53200AndTheConnectionGoesOn() throws Exception {
+    try (Connection tiny =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=100B")) {
+      assertThatThrownBy(() -> Sql.column(tiny, "SELECT k * 2, count(*) FROM a GROUP BY k * 2"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+          .hasMessageContaining("the aggregate")
+          .hasMessageContaining("100 bytes")
+          .hasMessageContaining("memoryBudget");
+      assertThat(spillFolders()).isEmpty();
+      assertThat(Sql.column(tiny, "SELECT count(*) FROM a")).containsExactly("12000");
+    }
+  }
+
+  @Test
+  void aResultSetClosedBeforeItsEndDeletesTheFiles() throws Exception {
+    try (Statement statement = small.createStatement();
+        var rs = statement.executeQuery("SELECT k * 2, count(*) FROM a GROUP BY k * 2")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(spillFolders()).isNotEmpty();
+    }
+    assertThat(spillFolders()).isEmpty();
+    assertThat(Sql.column(small, "SELECT count(*) FROM a")).containsExactly("12000");
+  }
+
+  @Test
+  void cancelStopsASpillingAggregateWithin1SecondAndDeletesItsFiles() throws Exception {
+    // 12,000 × 12,000 rows, each a group of its own: far more than a second of writing
+    String query =
+        "SELECT x.id * 100000 + y.id, count(*) FROM a x, a y GROUP BY x.id * 100000 + y.id";
+    ExecutorService runner = Executors.newSingleThreadExecutor();
+    try (Connection budget =
+            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1MB");
+        Statement statement = budget.createStatement()) {
+      Future<Object> run =
+          runner.submit(
+              () -> {
+                try (var rs = statement.executeQuery(query)) {
+                  rs.next();
+                  return "finished";
+                } catch (SQLException e) {
+                  return e;
+                }
+              });
+      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
+        Thread.sleep(20);
+      }
+      assertThat(spillFolders()).as("the aggregate spilled").isNotEmpty();
+      Thread.sleep(50);
+      long start = System.nanoTime();
+      statement.cancel();
+      Object outcome = run.get(30, TimeUnit.SECONDS);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(outcome).isInstanceOf(SQLException.class);
+      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
+      // a second, and slack for a machine shared with other builds
+      assertThat(millis).isLessThan(3_000);
+      assertThat(spillFolders()).isEmpty();
+      assertThat(budget.isValid(5)).isTrue();
+    } finally {
+      runner.shutdownNow();
+    }
+  }
+}
