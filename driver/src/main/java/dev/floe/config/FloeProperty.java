@@ -1,10 +1,14 @@
 package dev.floe.config;
 
 import dev.floe.error.FloeError;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,6 +52,16 @@ public enum FloeProperty {
           + " join whose build side, or a sort whose rows, would pass its share of it spills to"
           + " disk in the JVM's temp folder; what cannot spill fails with 53200 and the connection"
           + " stays usable."),
+  /** The disk one statement's spill files may take. */
+  SPILL_LIMIT(
+      "spillLimit",
+      "90%",
+      false,
+      "The most disk the spill files of one statement's hash joins and sorts may take at once, as"
+          + " a share of the usable space of the temp folder's disk (java.io.tmpdir) when the"
+          + " statement first spills (90%) or a size (10GB); 0: nothing spills, and a join or sort"
+          + " past memoryBudget fails with 53200. A statement whose spill would pass it fails with"
+          + " 53200, its files deleted, and the connection stays usable."),
   /** S3 endpoint. */
   S3_ENDPOINT(
       "s3.endpoint",
@@ -197,6 +211,13 @@ public enum FloeProperty {
       } catch (dev.floe.error.FloeException | NumberFormatException tooLarge) {
         accepted = "a share of the heap from 1% to 100% (50%) or a size such as 512MB or 2GB";
       }
+    } else if (this == SPILL_LIMIT) {
+      try {
+        spillBytes(value, 1L << 40);
+      } catch (dev.floe.error.FloeException | IllegalArgumentException notASize) {
+        accepted =
+            "a share of the temp folder's free disk from 1% to 100% (90%), a size such as 10GB, or 0";
+      }
     } else if (this == MAINTENANCE_MIN_RETENTION) {
       try {
         if (Quantities.duration(key, value) == null) {
@@ -238,6 +259,53 @@ public enum FloeProperty {
   /** The memory budget of one statement under validated properties, in bytes. */
   public static long memoryBudget(Properties properties) {
     return memoryBytes(MEMORY_BUDGET.in(properties), Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * The bytes a {@code spillLimit} value allows: a share of {@code usable} ({@code 90%}), a size
+   * ({@link Quantities#size}) or {@code 0}.
+   *
+   * @throws IllegalArgumentException when it spells none of them, or a share outside 1% to 100%
+   */
+  public static long spillBytes(String value, long usable) {
+    String text = value.trim();
+    if (text.equals("0")) {
+      return 0;
+    }
+    if (text.endsWith("%")) {
+      double share = Double.parseDouble(text.substring(0, text.length() - 1).trim());
+      if (!(share >= 1 && share <= 100)) {
+        throw new IllegalArgumentException("a share outside 1% to 100%");
+      }
+      return (long) (usable * (share / 100));
+    }
+    Long bytes = Quantities.size("spillLimit", text);
+    if (bytes == null) {
+      throw new IllegalArgumentException("not a size");
+    }
+    return bytes;
+  }
+
+  /**
+   * The spill limit of one statement under validated properties: the bytes, computed when the
+   * statement first spills from the usable space of {@code java.io.tmpdir}'s disk then (no limit
+   * when that cannot be measured).
+   */
+  public static LongSupplier spillLimit(Properties properties) {
+    String value = SPILL_LIMIT.in(properties);
+    if (!value.trim().endsWith("%")) {
+      long bytes = spillBytes(value, 0);
+      return () -> bytes;
+    }
+    return () -> {
+      long usable;
+      try {
+        usable = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
+      } catch (IOException | RuntimeException unknown) {
+        return Long.MAX_VALUE; // the disk still bounds the spill
+      }
+      return spillBytes(value, usable);
+    };
   }
 
   /** The session time zone of validated properties. */

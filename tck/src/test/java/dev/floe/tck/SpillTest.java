@@ -371,4 +371,83 @@ class SpillTest {
     }
     assertThat(spillFolders()).isEmpty();
   }
+
+  /** A join, a sort, and a sort over a spilling join, which count into one spill. */
+  private static final String[] SPILLING =
+      new String[] {
+        "SELECT l.id, l.v, l.d, r.w, r.x FROM l JOIN r ON l.k = r.k",
+        "SELECT * FROM l ORDER BY v, k DESC, id",
+        "SELECT l.id, r.x, r.w FROM l JOIN r ON l.k = r.k ORDER BY r.x, r.w DESC, l.id"
+      };
+
+  @Test
+  void aSpillPastTheSpillLimitFailsWith53200NamingItAndLeavesNoFiles() throws Exception {
+    try (Connection capped =
+        DriverManager.getConnection("jdbc:floe:" + lake + BUDGET + "&spillLimit=16kB")) {
+      for (String query : SPILLING) {
+        assertThatThrownBy(() -> Sql.lines(capped, query))
+            .as(query)
+            .isInstanceOf(SQLException.class)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+            .hasMessageContaining("spill limit of 16384 bytes")
+            .hasMessageContaining("spillLimit");
+        assertThat(spillFolders()).as(query).isEmpty();
+        assertThat(Sql.column(capped, "SELECT count(*) FROM r")).containsExactly("2000");
+      }
+    }
+  }
+
+  @Test
+  void aSpillLimitOfZeroRefusesToSpill() throws Exception {
+    try (Connection none =
+        DriverManager.getConnection("jdbc:floe:" + lake + BUDGET + "&spillLimit=0")) {
+      for (String query : SPILLING) {
+        assertThatThrownBy(() -> Sql.lines(none, query))
+            .as(query)
+            .isInstanceOf(SQLException.class)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+            .hasMessageContaining("may not spill")
+            .hasMessageContaining("spillLimit=0");
+        assertThat(spillFolders()).as(query).isEmpty();
+      }
+      assertThat(Sql.column(none, "SELECT count(*) FROM r")).containsExactly("2000");
+    }
+    // under a budget they fit in, the same statements answer with no spilling allowed
+    try (Connection fits = DriverManager.getConnection("jdbc:floe:" + lake + "?spillLimit=0")) {
+      for (String query : SPILLING) {
+        assertThat(sorted(Sql.lines(fits, query)))
+            .as(query)
+            .isEqualTo(sorted(Sql.lines(unlimited, query)));
+      }
+    }
+  }
+
+  @Test
+  void aSpillUnderTheSpillLimitAnswersAsInMemory() throws Exception {
+    try (Connection capped =
+        DriverManager.getConnection("jdbc:floe:" + lake + BUDGET + "&spillLimit=100MB")) {
+      for (String query : SPILLING) {
+        List<String> expected = Sql.lines(unlimited, query);
+        List<String> actual = Sql.lines(capped, query);
+        if (query.contains("ORDER BY")) {
+          assertThat(actual).as(query).isEqualTo(expected);
+        } else {
+          assertThat(sorted(actual)).as(query).isEqualTo(sorted(expected));
+        }
+        assertThat(String.join("\n", Sql.column(capped, "EXPLAIN ANALYZE " + query)))
+            .containsPattern("rows written to disk by joins and sorts that did not fit: [1-9]");
+        assertThat(spillFolders()).as(query).isEmpty();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lots", "-1GB", "0%", "150%", "10 parsecs"})
+  void aBadSpillLimitIs22023NamingTheProperty(String value) {
+    assertThatThrownBy(
+            () -> DriverManager.getConnection("jdbc:floe:" + lake + "?spillLimit=" + value).close())
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"))
+        .hasMessageContaining("spillLimit");
+  }
 }

@@ -266,7 +266,7 @@ public final class HashJoins {
         }
       }
       written.finish();
-      build.memory.spilled(written.bytes());
+      build.memory.spilled();
       build.check();
     }
 
@@ -412,7 +412,7 @@ public final class HashJoins {
       this.keepRows = keepRows;
       this.memory = statement.memory();
       this.depth = 0;
-      this.folder = new JoinSpill.Folder();
+      this.folder = new JoinSpill.Folder("floe-join-", memory, "the hash join " + spec);
       long limit = memory.limit();
       // the first build side of a plan may take half of what is free, leaving room for the others
       this.share =
@@ -513,7 +513,7 @@ public final class HashJoins {
         JoinSpill.Partitions spilled = parts;
         if (spilled != null) {
           spilled.finish();
-          memory.spilled(spilled.bytes());
+          memory.spilled();
           if (depth > 0 && spilled.nonEmpty() <= 1) {
             throw FloeError.OUT_OF_MEMORY.error(
                 "the hash join "

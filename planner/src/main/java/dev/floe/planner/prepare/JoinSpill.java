@@ -1,6 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.session.MemoryBudget;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -77,21 +78,28 @@ final class JoinSpill {
     }
   }
 
-  /** The folder of one join's files: created on first use, deleted with everything in it. */
+  /**
+   * The folder of one operator's files: created on first use, deleted with everything in it. The
+   * bytes its files hold count in the statement's spill limit ({@link MemoryBudget#wrote}) until
+   * they are deleted.
+   */
   static final class Folder {
     private final String prefix;
+    private final MemoryBudget memory;
+    private final String operator;
     private @Nullable Path path;
     private int files;
+    private long onDisk;
     private boolean deleted;
 
-    /** The folder of a hash join's files, {@code floe-join-*}. */
-    Folder() {
-      this("floe-join-");
-    }
-
-    /** A folder named {@code prefix} and a unique suffix, for another operator's files. */
-    Folder(String prefix) {
+    /**
+     * A folder named {@code prefix} and a unique suffix ({@code floe-join-}, {@code floe-sort-}),
+     * for {@code operator}'s files, counted in {@code memory}.
+     */
+    Folder(String prefix, MemoryBudget memory, String operator) {
       this.prefix = prefix;
+      this.memory = memory;
+      this.operator = operator;
     }
 
     Path newFile() {
@@ -100,6 +108,7 @@ final class JoinSpill {
       }
       try {
         if (path == null) {
+          memory.startSpill(operator);
           Path base = Path.of(System.getProperty("java.io.tmpdir"));
           path = Files.createTempDirectory(base, prefix);
           LIVE.add(path);
@@ -115,6 +124,18 @@ final class JoinSpill {
       return path;
     }
 
+    /** Counts bytes written to one of its files (53200 past the statement's spill limit). */
+    void wrote(long bytes) {
+      onDisk += bytes;
+      memory.wrote(bytes, operator);
+    }
+
+    /** Counts the bytes of one of its files deleted. */
+    void deleted(long bytes) {
+      onDisk -= bytes;
+      memory.deleted(bytes);
+    }
+
     void delete() {
       deleted = true;
       if (path != null) {
@@ -122,6 +143,8 @@ final class JoinSpill {
         LIVE.remove(path);
         path = null;
       }
+      memory.deleted(onDisk);
+      onDisk = 0;
     }
   }
 
@@ -174,17 +197,18 @@ final class JoinSpill {
     private final int fanout;
     private final int seed;
     private final @Nullable Path[] files;
-    private final @Nullable DataOutputStream[] outs;
+    private final @Nullable Output[] outs;
     private final long[] counts;
-    private long bytes;
+    private final long[] fileBytes;
 
     Partitions(Folder folder, int fanout, int seed) {
       this.folder = folder;
       this.fanout = fanout;
       this.seed = seed;
       this.files = new Path[fanout];
-      this.outs = new DataOutputStream[fanout];
+      this.outs = new Output[fanout];
       this.counts = new long[fanout];
+      this.fileBytes = new long[fanout];
     }
 
     int fanout() {
@@ -198,21 +222,22 @@ final class JoinSpill {
     /** Writes a row to the partition of its key (a NULL key's row to the first). */
     void add(@Nullable Object key, @Nullable Object row) {
       int i = partition(key, seed, fanout);
-      DataOutputStream out = outs[i];
+      Output out = outs[i];
       try {
         if (out == null) {
           Path file = folder.newFile();
           files[i] = file;
-          out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+          out = new Output(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
           outs[i] = out;
         }
-        int before = out.size();
         write(out, row);
-        bytes += out.size() - before;
+        int written = out.take();
+        fileBytes[i] += written;
+        counts[i]++;
+        folder.wrote(written);
       } catch (IOException e) {
         throw diskFailure(e, "write " + files[i]);
       }
-      counts[i]++;
     }
 
     /** Ends the writing: every file closed, ready to be read. */
@@ -238,11 +263,6 @@ final class JoinSpill {
 
     long count(int i) {
       return counts[i];
-    }
-
-    /** The bytes written. */
-    long bytes() {
-      return bytes;
     }
 
     /** The partitions holding rows. */
@@ -279,6 +299,8 @@ final class JoinSpill {
       }
       Path file = files[i];
       files[i] = null;
+      folder.deleted(fileBytes[i]);
+      fileBytes[i] = 0;
       if (file != null) {
         try {
           Files.deleteIfExists(file);
@@ -292,6 +314,20 @@ final class JoinSpill {
       for (int i = 0; i < fanout; i++) {
         delete(i);
       }
+    }
+  }
+
+  /** A file's output, counting the bytes written since the last {@link #take}. */
+  private static final class Output extends DataOutputStream {
+    Output(java.io.OutputStream out) {
+      super(out);
+    }
+
+    /** The bytes written since the last call (what {@link #size} counts saturates at 2 GiB). */
+    int take() {
+      int n = written;
+      written = 0;
+      return n;
     }
   }
 
