@@ -14,6 +14,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -44,8 +45,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class JoinSpill {
   private static final int BUFFER = 32 * 1024;
 
-  /** Folders of joins still open, deleted when the JVM exits. */
+  /** Folders of joins and sorts still open, deleted when the JVM exits. */
   private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+
+  /** Held while a spill file or folder is created, and by the JVM's end before it deletes. */
+  private static final Object CREATING = new Object();
+
+  /**
+   * Whether the JVM is ending: from then on no spill file is created (a statement still running
+   * fails), so none is made after the folders are deleted. Guarded by {@link #CREATING}.
+   */
+  private static boolean ending;
 
   static {
     try {
@@ -53,6 +63,9 @@ final class JoinSpill {
           .addShutdownHook(
               new Thread(
                   () -> {
+                    synchronized (CREATING) {
+                      ending = true;
+                    }
                     for (Path folder : LIVE) {
                       deleteTree(folder);
                     }
@@ -102,20 +115,34 @@ final class JoinSpill {
       this.operator = operator;
     }
 
+    /**
+     * Creates a new empty file (and the folder, the first time), to be opened without {@code
+     * CREATE}: once the JVM is ending none is created, and one its cleanup deleted is not made
+     * again.
+     *
+     * @throws dev.floe.error.FloeException CANCELLED (57014) once the JVM is ending
+     */
     Path newFile() {
       if (deleted) {
         throw new IllegalStateException("the spill folder is deleted");
       }
-      try {
-        if (path == null) {
-          memory.startSpill(operator);
-          Path base = Path.of(System.getProperty("java.io.tmpdir"));
-          path = Files.createTempDirectory(base, prefix);
-          LIVE.add(path);
+      if (path == null) {
+        memory.startSpill(operator);
+      }
+      synchronized (CREATING) {
+        if (ending) {
+          throw FloeError.CANCELLED.error("the JVM is ending, and its spill files are deleted");
         }
-        return path.resolve("part-" + files++);
-      } catch (IOException e) {
-        throw diskFailure(e, "create its folder under java.io.tmpdir");
+        try {
+          if (path == null) {
+            Path base = Path.of(System.getProperty("java.io.tmpdir"));
+            path = Files.createTempDirectory(base, prefix);
+            LIVE.add(path);
+          }
+          return Files.createFile(path.resolve("part-" + files++));
+        } catch (IOException e) {
+          throw diskFailure(e, "create a file under java.io.tmpdir");
+        }
       }
     }
 
@@ -227,7 +254,10 @@ final class JoinSpill {
         if (out == null) {
           Path file = folder.newFile();
           files[i] = file;
-          out = new Output(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+          out =
+              new Output(
+                  new BufferedOutputStream(
+                      Files.newOutputStream(file, StandardOpenOption.WRITE), BUFFER));
           outs[i] = out;
         }
         write(out, row);
