@@ -1,14 +1,11 @@
 package dev.floe.config;
 
 import dev.floe.error.FloeError;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.floe.planner.session.SpillLimit;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -213,7 +210,7 @@ public enum FloeProperty {
       }
     } else if (this == SPILL_LIMIT) {
       try {
-        spillBytes(value, 1L << 40);
+        spillLimit(value);
       } catch (dev.floe.error.FloeException | IllegalArgumentException notASize) {
         accepted =
             "a share of the temp folder's free disk from 1% to 100% (90%), a size such as 10GB, or 0";
@@ -262,50 +259,33 @@ public enum FloeProperty {
   }
 
   /**
-   * The bytes a {@code spillLimit} value allows: a share of {@code usable} ({@code 90%}), a size
-   * ({@link Quantities#size}) or {@code 0}.
+   * The limit a {@code spillLimit} value sets: a share of the temp folder's usable space ({@code
+   * 90%}), a size ({@link Quantities#size}) or {@code 0}.
    *
    * @throws IllegalArgumentException when it spells none of them, or a share outside 1% to 100%
    */
-  public static long spillBytes(String value, long usable) {
+  public static SpillLimit spillLimit(String value) {
     String text = value.trim();
     if (text.equals("0")) {
-      return 0;
+      return SpillLimit.ofBytes(0);
     }
     if (text.endsWith("%")) {
       double share = Double.parseDouble(text.substring(0, text.length() - 1).trim());
       if (!(share >= 1 && share <= 100)) {
         throw new IllegalArgumentException("a share outside 1% to 100%");
       }
-      return (long) (usable * (share / 100));
+      return SpillLimit.ofUsableSpace(share / 100);
     }
     Long bytes = Quantities.size("spillLimit", text);
     if (bytes == null) {
       throw new IllegalArgumentException("not a size");
     }
-    return bytes;
+    return SpillLimit.ofBytes(bytes);
   }
 
-  /**
-   * The spill limit of one statement under validated properties: the bytes, computed when the
-   * statement first spills from the usable space of {@code java.io.tmpdir}'s disk then (no limit
-   * when that cannot be measured).
-   */
-  public static LongSupplier spillLimit(Properties properties) {
-    String value = SPILL_LIMIT.in(properties);
-    if (!value.trim().endsWith("%")) {
-      long bytes = spillBytes(value, 0);
-      return () -> bytes;
-    }
-    return () -> {
-      long usable;
-      try {
-        usable = Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
-      } catch (IOException | RuntimeException unknown) {
-        return Long.MAX_VALUE; // the disk still bounds the spill
-      }
-      return spillBytes(value, usable);
-    };
+  /** The spill limit of one statement under validated properties. */
+  public static SpillLimit spillLimit(Properties properties) {
+    return spillLimit(SPILL_LIMIT.in(properties));
   }
 
   /** The session time zone of validated properties. */

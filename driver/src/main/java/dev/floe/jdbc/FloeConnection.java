@@ -53,8 +53,8 @@ public final class FloeConnection extends ForwardingConnection {
   /** The bytes one statement's operators may hold (connection property memoryBudget). */
   private final long memoryBudget;
 
-  /** The bytes one statement's spill files may hold, known at its first spill (spillLimit). */
-  private final java.util.function.LongSupplier spillLimit;
+  /** The bytes one statement's spill files may hold at once (connection property spillLimit). */
+  private final dev.floe.planner.session.SpillLimit spillLimit;
 
   private final boolean columnarResults;
   private final CommandContext commands;
@@ -150,7 +150,7 @@ public final class FloeConnection extends ForwardingConnection {
   }
 
   /** The bytes one statement's spill files may hold (connection property spillLimit). */
-  java.util.function.LongSupplier spillLimit() {
+  dev.floe.planner.session.SpillLimit spillLimit() {
     return spillLimit;
   }
 

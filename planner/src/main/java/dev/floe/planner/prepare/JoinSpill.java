@@ -127,7 +127,7 @@ final class JoinSpill {
         throw new IllegalStateException("the spill folder is deleted");
       }
       if (path == null) {
-        memory.startSpill(operator);
+        memory.startSpill(operator, JoinSpill::usableSpace);
       }
       synchronized (CREATING) {
         if (ending) {
@@ -172,6 +172,15 @@ final class JoinSpill {
       }
       memory.deleted(onDisk);
       onDisk = 0;
+    }
+  }
+
+  /** The usable space of the temp folder's disk, or {@code Long.MAX_VALUE} when unknown. */
+  private static long usableSpace() {
+    try {
+      return Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
+    } catch (IOException | RuntimeException unknown) {
+      return Long.MAX_VALUE; // the disk still bounds the spill
     }
   }
 

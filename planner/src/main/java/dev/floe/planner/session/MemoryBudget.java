@@ -21,12 +21,10 @@ public final class MemoryBudget {
   /** A budget that never refuses: for work outside any statement. */
   public static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
 
-  private static final LongSupplier NO_SPILL_LIMIT = () -> Long.MAX_VALUE;
-
   private final long limit;
-  private final LongSupplier spillLimitSource;
+  private final SpillLimit spill;
 
-  /** The spill limit in bytes, once the statement spilled; -1 before. */
+  /** The spill limit in bytes, known at the statement's first spill; -1 before. */
   private volatile long spillLimit = -1;
 
   private final AtomicLong onDisk = new AtomicLong();
@@ -37,17 +35,13 @@ public final class MemoryBudget {
 
   /** A budget of {@code limitBytes} (at most {@code Long.MAX_VALUE}: unlimited). */
   public MemoryBudget(long limitBytes) {
-    this(limitBytes, NO_SPILL_LIMIT);
+    this(limitBytes, SpillLimit.NONE);
   }
 
-  /**
-   * A budget of {@code limitBytes}, whose spill files may hold at most the bytes {@code spillLimit}
-   * gives when the statement first spills (0: the statement may not spill; {@code Long.MAX_VALUE}:
-   * only the disk bounds it).
-   */
-  public MemoryBudget(long limitBytes, LongSupplier spillLimit) {
+  /** A budget of {@code limitBytes}, whose spill files may hold at most {@code spill} at once. */
+  public MemoryBudget(long limitBytes, SpillLimit spill) {
     this.limit = limitBytes <= 0 ? Long.MAX_VALUE : limitBytes;
-    this.spillLimitSource = spillLimit;
+    this.spill = spill;
   }
 
   /** The limit in bytes. */
@@ -93,12 +87,24 @@ public final class MemoryBudget {
   }
 
   /**
-   * Lets {@code operator} start writing spill files, the statement's spill limit known from now on.
+   * Lets {@code operator} start writing spill files, the statement's spill limit known from now on:
+   * at its first spill, a limit that is a share of the temp folder's disk takes the space {@code
+   * usableSpace} gives then ({@code Long.MAX_VALUE}: unknown, no limit but the disk).
    *
    * @throws dev.floe.error.FloeException OUT_OF_MEMORY (53200) when the limit is 0
    */
-  public void startSpill(String operator) {
-    if (spillLimit() == 0) {
+  public void startSpill(String operator, LongSupplier usableSpace) {
+    long cap = spillLimit;
+    if (cap < 0) {
+      synchronized (this) {
+        cap = spillLimit;
+        if (cap < 0) {
+          cap = spill.resolve(usableSpace);
+          spillLimit = cap;
+        }
+      }
+    }
+    if (cap == 0) {
       throw FloeError.OUT_OF_MEMORY.error(
           operator
               + " needs more than the statement's memory budget of "
@@ -118,8 +124,8 @@ public final class MemoryBudget {
   public void wrote(long bytes, String operator) {
     spilledBytes.addAndGet(bytes);
     long now = onDisk.addAndGet(bytes);
-    long cap = spillLimit();
-    if (now > cap) {
+    long cap = spillLimit;
+    if (cap >= 0 && now > cap) {
       throw FloeError.OUT_OF_MEMORY.error(
           operator
               + " needs more than the statement's memory budget of "
@@ -127,8 +133,8 @@ public final class MemoryBudget {
               + ", and the statement's spill files would pass its spill limit of "
               + mebibytes(cap)
               + " on disk (connection property spillLimit, by default 90% of the usable space of"
-              + " java.io.tmpdir's disk when the statement first spills; docs/limits.md, \"Known"
-              + " limits\")");
+              + " java.io.tmpdir's disk when the statement first spills;"
+              + " docs/limits.md, \"Known limits\")");
     }
   }
 
@@ -140,20 +146,6 @@ public final class MemoryBudget {
   /** The bytes the statement's spill files hold now. */
   public long onDisk() {
     return onDisk.get();
-  }
-
-  private long spillLimit() {
-    long cap = spillLimit;
-    if (cap < 0) {
-      synchronized (this) {
-        cap = spillLimit;
-        if (cap < 0) {
-          cap = Math.max(0, spillLimitSource.getAsLong());
-          spillLimit = cap;
-        }
-      }
-    }
-    return cap;
   }
 
   /** How many times an operator's rows were written to disk. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.error.FloeException;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.SpillLimit;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -126,7 +127,7 @@ class JoinSpillTest {
 
   @Test
   void filesPastTheSpillLimitFailWith53200NamingTheLimit() {
-    MemoryBudget memory = new MemoryBudget(1 << 20, () -> 4096);
+    MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(4096));
     JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-", memory, "the sort");
     JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 1, 0);
     try {
@@ -152,7 +153,7 @@ class JoinSpillTest {
 
   @Test
   void aSpillLimitOfZeroRefusesTheFirstFile() {
-    MemoryBudget memory = new MemoryBudget(1 << 20, () -> 0);
+    MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(0));
     JoinSpill.Folder folder = new JoinSpill.Folder("floe-join-", memory, "the hash join j");
     JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 4, 0);
     assertThatThrownBy(() -> parts.add(1, new Object[] {1}))
