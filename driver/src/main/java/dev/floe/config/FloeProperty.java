@@ -1,6 +1,7 @@
 package dev.floe.config;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.session.SpillLimit;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Locale;
@@ -43,11 +44,21 @@ public enum FloeProperty {
       "memoryBudget",
       "50%",
       false,
-      "The most memory the rows one statement's operators keep (hash join build sides, sorts)"
-          + " may take, as a share of the JVM's maximum heap (50%) or a size (512MB, 2GB); a hash"
-          + " join whose build side, or a sort whose rows, would pass its share of it spills to"
-          + " disk in the JVM's temp folder; what cannot spill fails with 53200 and the connection"
-          + " stays usable."),
+      "The most memory the rows one statement's operators keep (hash join build sides, sorts,"
+          + " an aggregate's groups) may take, as a share of the JVM's maximum heap (50%) or a size"
+          + " (512MB, 2GB); a hash join whose build side, a sort whose rows or an aggregate whose"
+          + " groups would pass its share of it spills to disk in the JVM's temp folder; what"
+          + " cannot spill fails with 53200 and the connection stays usable."),
+  /** The disk one statement's spill files may take. */
+  SPILL_LIMIT(
+      "spillLimit",
+      "90%",
+      false,
+      "The most disk the spill files of one statement's hash joins, sorts and aggregates may take"
+          + " at once, as a share of the usable space of the temp folder's disk (java.io.tmpdir)"
+          + " when the statement first spills (90%) or a size (10GB); 0: nothing spills, and a"
+          + " join, sort or aggregate past memoryBudget fails with 53200. A statement whose spill would pass it fails with"
+          + " 53200, its files deleted, and the connection stays usable."),
   /** S3 endpoint. */
   S3_ENDPOINT(
       "s3.endpoint",
@@ -197,6 +208,13 @@ public enum FloeProperty {
       } catch (dev.floe.error.FloeException | NumberFormatException tooLarge) {
         accepted = "a share of the heap from 1% to 100% (50%) or a size such as 512MB or 2GB";
       }
+    } else if (this == SPILL_LIMIT) {
+      try {
+        spillLimit(value);
+      } catch (dev.floe.error.FloeException | IllegalArgumentException notASize) {
+        accepted =
+            "a share of the temp folder's free disk from 1% to 100% (90%), a size such as 10GB, or 0";
+      }
     } else if (this == MAINTENANCE_MIN_RETENTION) {
       try {
         if (Quantities.duration(key, value) == null) {
@@ -238,6 +256,36 @@ public enum FloeProperty {
   /** The memory budget of one statement under validated properties, in bytes. */
   public static long memoryBudget(Properties properties) {
     return memoryBytes(MEMORY_BUDGET.in(properties), Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * The limit a {@code spillLimit} value sets: a share of the temp folder's usable space ({@code
+   * 90%}), a size ({@link Quantities#size}) or {@code 0}.
+   *
+   * @throws IllegalArgumentException when it spells none of them, or a share outside 1% to 100%
+   */
+  public static SpillLimit spillLimit(String value) {
+    String text = value.trim();
+    if (text.equals("0")) {
+      return SpillLimit.ofBytes(0);
+    }
+    if (text.endsWith("%")) {
+      double share = Double.parseDouble(text.substring(0, text.length() - 1).trim());
+      if (!(share >= 1 && share <= 100)) {
+        throw new IllegalArgumentException("a share outside 1% to 100%");
+      }
+      return SpillLimit.ofUsableSpace(share / 100);
+    }
+    Long bytes = Quantities.size("spillLimit", text);
+    if (bytes == null) {
+      throw new IllegalArgumentException("not a size");
+    }
+    return SpillLimit.ofBytes(bytes);
+  }
+
+  /** The spill limit of one statement under validated properties. */
+  public static SpillLimit spillLimit(Properties properties) {
+    return spillLimit(SPILL_LIMIT.in(properties));
   }
 
   /** The session time zone of validated properties. */

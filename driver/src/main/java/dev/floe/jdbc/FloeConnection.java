@@ -53,6 +53,9 @@ public final class FloeConnection extends ForwardingConnection {
   /** The bytes one statement's operators may hold (connection property memoryBudget). */
   private final long memoryBudget;
 
+  /** The bytes one statement's spill files may hold at once (connection property spillLimit). */
+  private final dev.floe.planner.session.SpillLimit spillLimit;
+
   private final boolean columnarResults;
   private final CommandContext commands;
   private final Ddl ddl;
@@ -84,6 +87,7 @@ public final class FloeConnection extends ForwardingConnection {
     this.properties = properties;
     this.columnarResults = dev.floe.config.FloeProperty.COLUMNAR_RESULTS.isTrue(properties);
     this.memoryBudget = dev.floe.config.FloeProperty.memoryBudget(properties);
+    this.spillLimit = dev.floe.config.FloeProperty.spillLimit(properties);
     this.commands = new Commands();
     this.ddl = new Ddl(commands);
     this.etl = new Etl(commands);
@@ -143,6 +147,11 @@ public final class FloeConnection extends ForwardingConnection {
   /** The bytes one statement's operators may hold (connection property memoryBudget). */
   long memoryBudget() {
     return memoryBudget;
+  }
+
+  /** The bytes one statement's spill files may hold (connection property spillLimit). */
+  dev.floe.planner.session.SpillLimit spillLimit() {
+    return spillLimit;
   }
 
   /** Whether a plain scan's result is read from its column batches ({@code columnarResults}). */

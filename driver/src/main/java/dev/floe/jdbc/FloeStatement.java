@@ -155,7 +155,8 @@ class FloeStatement extends ForwardingStatement {
     boolean query = false;
     Cancellation own = null;
     try (Cancellation.Scope scope =
-        Cancellation.enter(getQueryTimeout() * 1000L, connection.memoryBudget())) {
+        Cancellation.enter(
+            getQueryTimeout() * 1000L, connection.memoryBudget(), connection.spillLimit())) {
       if (!scope.nested()) {
         own = scope.cancellation();
         running = own;

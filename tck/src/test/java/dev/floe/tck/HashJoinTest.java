@@ -64,9 +64,9 @@ class HashJoinTest {
                   random.nextInt(10) == 0 ? null : "s" + random.nextInt(20));
           probe.add(row);
           insert.setLong(1, row.id());
-          setOrNull(insert, 2, row.k(), Types.INTEGER);
-          setOrNull(insert, 3, row.d() == null ? null : row.d().setScale(2), Types.DECIMAL);
-          setOrNull(insert, 4, row.s(), Types.VARCHAR);
+          Sql.setOrNull(insert, 2, row.k(), Types.INTEGER);
+          Sql.setOrNull(insert, 3, row.d() == null ? null : row.d().setScale(2), Types.DECIMAL);
+          Sql.setOrNull(insert, 4, row.s(), Types.VARCHAR);
           insert.addBatch();
         }
         insert.executeBatch();
@@ -81,8 +81,8 @@ class HashJoinTest {
                 i % 11 == 0 ? null : BigDecimal.valueOf(random.nextInt(50), 1),
                 "t" + i);
         build.add(row);
-        setOrNull(insert, 1, row.k(), Types.BIGINT);
-        setOrNull(insert, 2, row.d() == null ? null : row.d().setScale(4), Types.DECIMAL);
+        Sql.setOrNull(insert, 1, row.k(), Types.BIGINT);
+        Sql.setOrNull(insert, 2, row.d() == null ? null : row.d().setScale(4), Types.DECIMAL);
         insert.setString(3, row.tag());
         insert.addBatch();
       }
@@ -90,13 +90,9 @@ class HashJoinTest {
     }
   }
 
-  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, type);
-    } else {
-      statement.setObject(index, value);
-    }
+  /** A table whose self-join on k yields about 2·10⁸ rows: far more than a test waits for. */
+  private static void fillWide() throws SQLException {
+    Sql.keyedTable(connection, "wide", 20_000, 2);
   }
 
   @AfterAll
@@ -108,12 +104,6 @@ class HashJoinTest {
     return a != null
         && b != null
         && new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString())) == 0;
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
   }
 
   @Test
@@ -128,9 +118,9 @@ class HashJoinTest {
     }
     assertThat(expected).isNotEmpty();
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.lines(connection, "SELECT p.id, b.tag FROM probe p JOIN build b ON p.k = b.k")))
-        .isEqualTo(sorted(expected));
+        .isEqualTo(Sql.sorted(expected));
   }
 
   @Test
@@ -145,9 +135,9 @@ class HashJoinTest {
     }
     assertThat(expected).isNotEmpty();
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.lines(connection, "SELECT p.id, b.tag FROM probe p JOIN build b ON p.d = b.d")))
-        .isEqualTo(sorted(expected));
+        .isEqualTo(Sql.sorted(expected));
   }
 
   @Test
@@ -166,10 +156,10 @@ class HashJoinTest {
       }
     }
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.lines(
                     connection, "SELECT p.id, b.tag FROM probe p LEFT JOIN build b ON p.k = b.k")))
-        .isEqualTo(sorted(expected));
+        .isEqualTo(Sql.sorted(expected));
   }
 
   @Test
@@ -182,18 +172,18 @@ class HashJoinTest {
     }
     assertThat(unmatched).anyMatch(id -> probe.stream().anyMatch(p -> p.k() == null));
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.column(
                     connection,
                     "SELECT id FROM probe p WHERE EXISTS (SELECT 1 FROM build b WHERE b.k = p.k)")))
-        .isEqualTo(sorted(matched));
+        .isEqualTo(Sql.sorted(matched));
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.column(
                     connection,
                     "SELECT id FROM probe p WHERE NOT EXISTS"
                         + " (SELECT 1 FROM build b WHERE b.k = p.k)")))
-        .isEqualTo(sorted(unmatched));
+        .isEqualTo(Sql.sorted(unmatched));
   }
 
   @Test
@@ -211,12 +201,12 @@ class HashJoinTest {
     assertThat(Sql.column(connection, "SELECT id FROM probe WHERE k NOT IN (SELECT k FROM build)"))
         .isEmpty();
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.column(
                     connection,
                     "SELECT id FROM probe WHERE k NOT IN"
                         + " (SELECT k FROM build WHERE k IS NOT NULL)")))
-        .isEqualTo(sorted(withoutNulls));
+        .isEqualTo(Sql.sorted(withoutNulls));
   }
 
   @Test
@@ -248,11 +238,11 @@ class HashJoinTest {
       }
     }
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.lines(
                     connection,
                     "SELECT p.id, b.tag FROM probe_deleted p JOIN build b ON p.k = b.k")))
-        .isEqualTo(sorted(expected));
+        .isEqualTo(Sql.sorted(expected));
   }
 
   @Test
@@ -279,7 +269,7 @@ class HashJoinTest {
     assertThat(few).anyMatch(f -> f.k() == null);
     assertThat(expected).anyMatch(line -> !line.endsWith(" null"));
     String sql = "SELECT f.id, p.id FROM few f LEFT JOIN probe p ON f.k = p.k AND p.id > 2000";
-    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.lines(connection, sql))).isEqualTo(Sql.sorted(expected));
     long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
     assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql)))
         .contains("run-time filter: k from the join on k = k: " + keys + " keys");
@@ -314,7 +304,7 @@ class HashJoinTest {
     String sql =
         "SELECT f.id, f.k FROM few_twice f WHERE EXISTS"
             + " (SELECT 1 FROM probe p WHERE p.k = f.k AND p.id > f.id + 2000)";
-    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.lines(connection, sql))).isEqualTo(Sql.sorted(expected));
     long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
     assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql)))
         .contains("run-time filter: k from the join on k = k: " + keys + " keys");
@@ -336,7 +326,7 @@ class HashJoinTest {
     String sql =
         "SELECT f.id FROM few_twice f WHERE f.k IN"
             + " (SELECT k FROM probe GROUP BY k HAVING count(*) > 30)";
-    assertThat(sorted(Sql.column(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.column(connection, sql))).isEqualTo(Sql.sorted(expected));
     long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
     String report = String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql));
     assertThat(report).contains("aggregate=");
@@ -368,7 +358,7 @@ class HashJoinTest {
     String sql =
         "SELECT p.id FROM parts p WHERE p.brand = 'B3' AND p.container = 'C2' AND p.k IN"
             + " (SELECT k FROM probe GROUP BY k HAVING count(*) > 0)";
-    assertThat(sorted(Sql.column(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.column(connection, sql))).isEqualTo(Sql.sorted(expected));
     List<String> report = Sql.column(connection, "EXPLAIN ANALYZE " + sql);
     assertThat(report)
         .as(String.join("\n", report))
@@ -390,9 +380,9 @@ class HashJoinTest {
     }
     assertThat(expected).isNotEmpty();
     assertThat(
-            sorted(
+            Sql.sorted(
                 Sql.lines(connection, "SELECT b.tag, p.id FROM build b JOIN probe p ON b.k = p.k")))
-        .isEqualTo(sorted(expected));
+        .isEqualTo(Sql.sorted(expected));
   }
 
   @Test
@@ -429,7 +419,7 @@ class HashJoinTest {
       }
     }
     assertThat(expected).isNotEmpty();
-    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.lines(connection, sql))).isEqualTo(Sql.sorted(expected));
     String report = String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql));
     assertThat(report.split("data files kept: 1 of " + FILES, -1)).hasSize(3);
   }
@@ -449,7 +439,7 @@ class HashJoinTest {
       }
     }
     assertThat(expected).hasSizeGreaterThan(256);
-    assertThat(sorted(Sql.lines(connection, many))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.lines(connection, many))).isEqualTo(Sql.sorted(expected));
     assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + many)))
         .containsPattern("id from the join on id = id: \\d{3} keys in \\[");
     // BIGINT keys of build against the INT column k of the scans of p and q
@@ -465,7 +455,7 @@ class HashJoinTest {
       }
     }
     assertThat(joined).isNotEmpty();
-    assertThat(sorted(Sql.lines(connection, widened))).isEqualTo(sorted(joined));
+    assertThat(Sql.sorted(Sql.lines(connection, widened))).isEqualTo(Sql.sorted(joined));
   }
 
   @Test
@@ -480,7 +470,7 @@ class HashJoinTest {
       }
     }
     assertThat(expected).isNotEmpty();
-    assertThat(sorted(Sql.lines(connection, sql))).isEqualTo(sorted(expected));
+    assertThat(Sql.sorted(Sql.lines(connection, sql))).isEqualTo(Sql.sorted(expected));
     String report = String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql));
     assertThat(report)
         .contains("run-time filter: id from the join on id = id: " + expected.size() + " keys")
@@ -584,22 +574,6 @@ class HashJoinTest {
             () -> DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=0%").close())
         .isInstanceOf(SQLException.class)
         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
-  }
-
-  /** A table whose self-join on k yields about 2·10⁸ rows: far more than a test waits for. */
-  private static void fillWide() throws SQLException {
-    Sql.update(connection, "CREATE TABLE IF NOT EXISTS wide (id BIGINT, k INT)");
-    if (!Sql.column(connection, "SELECT count(*) FROM wide").equals(List.of("0"))) {
-      return;
-    }
-    try (PreparedStatement insert = connection.prepareStatement("INSERT INTO wide VALUES (?, ?)")) {
-      for (int i = 0; i < 20_000; i++) {
-        insert.setLong(1, i);
-        insert.setInt(2, i % 2);
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
   }
 
   @Test

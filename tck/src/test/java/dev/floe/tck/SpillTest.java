@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -75,10 +74,11 @@ class SpillTest {
         unlimited.prepareStatement("INSERT INTO l VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int i = 0; i < 3000; i++) {
         insert.setLong(1, i);
-        setOrNull(insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(1000), Types.INTEGER);
-        setOrNull(
+        Sql.setOrNull(
+            insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(1000), Types.INTEGER);
+        Sql.setOrNull(
             insert, 3, random.nextInt(10) == 0 ? null : "v" + random.nextInt(5), Types.VARCHAR);
-        setOrNull(
+        Sql.setOrNull(
             insert,
             4,
             random.nextInt(10) == 0
@@ -90,8 +90,10 @@ class SpillTest {
             6, java.sql.Date.valueOf(java.time.LocalDate.ofEpochDay(random.nextInt(40000))));
         insert.setTime(
             7, java.sql.Time.valueOf(java.time.LocalTime.ofSecondOfDay(random.nextInt(86400))));
-        setOrNull(insert, 8, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
-        setOrNull(insert, 9, random.nextInt(10) == 0 ? null : random.nextBoolean(), Types.BOOLEAN);
+        Sql.setOrNull(
+            insert, 8, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
+        Sql.setOrNull(
+            insert, 9, random.nextInt(10) == 0 ? null : random.nextBoolean(), Types.BOOLEAN);
         byte[] bytes = new byte[random.nextInt(6)];
         random.nextBytes(bytes);
         insert.setBytes(10, bytes);
@@ -102,8 +104,8 @@ class SpillTest {
     try (PreparedStatement insert = unlimited.prepareStatement("INSERT INTO r VALUES (?, ?, ?)")) {
       for (int i = 0; i < 2000; i++) {
         // keys repeat (about 1.7 rows per key), a tenth of them beyond l's keys, some NULL
-        setOrNull(insert, 1, i % 29 == 0 ? null : (long) random.nextInt(1200), Types.BIGINT);
-        setOrNull(insert, 2, i % 7 == 0 ? null : "v" + random.nextInt(5), Types.VARCHAR);
+        Sql.setOrNull(insert, 1, i % 29 == 0 ? null : (long) random.nextInt(1200), Types.BIGINT);
+        Sql.setOrNull(insert, 2, i % 7 == 0 ? null : "v" + random.nextInt(5), Types.VARCHAR);
         insert.setInt(3, random.nextInt(1000));
         insert.addBatch();
       }
@@ -111,13 +113,17 @@ class SpillTest {
     }
   }
 
-  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, type);
-    } else {
-      statement.setObject(index, value);
-    }
+  /** A table whose every row has one of two keys: 10,000 rows of each. */
+  private static void fillSkewed() throws SQLException {
+    Sql.keyedTable(unlimited, "skewed", 20_000, 2);
+  }
+
+  /**
+   * A table of 40,000 rows, 4,000 to each of 10 keys: its self-join tries 160,000,000 pairs,
+   * seconds of work even on an idle machine, so that a cancel finds it running.
+   */
+  private static void fillMany() throws SQLException {
+    Sql.keyedTable(unlimited, "many", 40_000, 10);
   }
 
   @AfterAll
@@ -136,12 +142,6 @@ class SpillTest {
                       || p.getFileName().toString().startsWith("floe-sort-"))
           .toList();
     }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
   }
 
   @ParameterizedTest
@@ -171,9 +171,9 @@ class SpillTest {
         "SELECT x FROM r WHERE k NOT IN (SELECT k FROM l WHERE k IS NOT NULL AND id > 100)"
       })
   void aJoinThatSpillsAnswersAsOneInMemory(String query) throws Exception {
-    List<String> expected = sorted(Sql.lines(unlimited, query));
+    List<String> expected = Sql.sorted(Sql.lines(unlimited, query));
     assertThat(expected).isNotEmpty();
-    assertThat(sorted(Sql.lines(small, query))).isEqualTo(expected);
+    assertThat(Sql.sorted(Sql.lines(small, query))).isEqualTo(expected);
     String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
     assertThat(report)
         .containsPattern(
@@ -190,23 +190,6 @@ class SpillTest {
     assertThat(report).doesNotContain("rows written to disk");
   }
 
-  /** A table whose every row has one of two keys: 10,000 rows of each. */
-  private static void fillSkewed() throws SQLException {
-    Sql.update(unlimited, "CREATE TABLE IF NOT EXISTS skewed (id BIGINT, k INT)");
-    if (!Sql.column(unlimited, "SELECT count(*) FROM skewed").equals(List.of("0"))) {
-      return;
-    }
-    try (PreparedStatement insert =
-        unlimited.prepareStatement("INSERT INTO skewed VALUES (?, ?)")) {
-      for (int i = 0; i < 20_000; i++) {
-        insert.setLong(1, i);
-        insert.setInt(2, i % 2);
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
-  }
-
   @Test
   void aKeyWhoseRowsAloneExceedTheBudgetFailsWith53200AndLeavesNoFiles() throws Exception {
     fillSkewed();
@@ -218,25 +201,6 @@ class SpillTest {
         .hasMessageContaining("memoryBudget");
     assertThat(spillFolders()).isEmpty();
     assertThat(Sql.column(small, "SELECT count(*) FROM skewed")).containsExactly("20000");
-  }
-
-  /**
-   * A table of 40,000 rows, 4,000 to each of 10 keys: its self-join tries 160,000,000 pairs,
-   * seconds of work even on an idle machine, so that a cancel finds it running.
-   */
-  private static void fillMany() throws SQLException {
-    Sql.update(unlimited, "CREATE TABLE IF NOT EXISTS many (id BIGINT, k INT)");
-    if (!Sql.column(unlimited, "SELECT count(*) FROM many").equals(List.of("0"))) {
-      return;
-    }
-    try (PreparedStatement insert = unlimited.prepareStatement("INSERT INTO many VALUES (?, ?)")) {
-      for (int i = 0; i < 40_000; i++) {
-        insert.setLong(1, i);
-        insert.setInt(2, i % 10);
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
   }
 
   @Test
@@ -372,5 +336,85 @@ class SpillTest {
       assertThat(spillFolders()).isNotEmpty();
     }
     assertThat(spillFolders()).isEmpty();
+  }
+
+  /**
+   * A join, a sort, a sort over a spilling join, and an aggregate (Calcite's, over an expression
+   * key), which count into one spill.
+   */
+  private static final String[] SPILLING =
+      new String[] {
+        "SELECT l.id, l.v, l.d, r.w, r.x FROM l JOIN r ON l.k = r.k",
+        "SELECT * FROM l ORDER BY v, k DESC, id",
+        "SELECT l.id, r.x, r.w FROM l JOIN r ON l.k = r.k ORDER BY r.x, r.w DESC, l.id",
+        "SELECT id * 2 AS g, count(*), max(v), sum(d) FROM l GROUP BY id * 2"
+      };
+
+  @Test
+  void aSpillPastTheSpillLimitFailsWith53200NamingItAndLeavesNoFiles() throws Exception {
+    eachSpillFails("&spillLimit=16kB", "spill limit of 16384 bytes");
+  }
+
+  @Test
+  void aSpillLimitOfZeroRefusesToSpill() throws Exception {
+    eachSpillFails("&spillLimit=0", "may not spill to disk (connection property spillLimit=0");
+    // under a budget they fit in, the same statements answer with no spilling allowed
+    try (Connection fits = DriverManager.getConnection("jdbc:floe:" + lake + "?spillLimit=0")) {
+      for (String query : SPILLING) {
+        assertThat(Sql.sorted(Sql.lines(fits, query)))
+            .as(query)
+            .isEqualTo(Sql.sorted(Sql.lines(unlimited, query)));
+      }
+    }
+  }
+
+  /**
+   * Runs each of {@link #SPILLING} at a 16 kB budget and {@code properties}: each fails with 53200
+   * saying {@code says} and naming spillLimit, leaves no spill folder, and the connection goes on.
+   */
+  private static void eachSpillFails(String properties, String says) throws Exception {
+    try (Connection capped =
+        DriverManager.getConnection("jdbc:floe:" + lake + BUDGET + properties)) {
+      for (String query : SPILLING) {
+        assertThatThrownBy(() -> Sql.lines(capped, query))
+            .as(query)
+            .isInstanceOf(SQLException.class)
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
+            .hasMessageContaining(says)
+            .hasMessageContaining("spillLimit");
+        assertThat(spillFolders()).as(query).isEmpty();
+        assertThat(Sql.column(capped, "SELECT count(*) FROM r")).containsExactly("2000");
+      }
+    }
+  }
+
+  @Test
+  void aSpillUnderTheSpillLimitAnswersAsInMemory() throws Exception {
+    try (Connection capped =
+        DriverManager.getConnection("jdbc:floe:" + lake + BUDGET + "&spillLimit=100MB")) {
+      for (String query : SPILLING) {
+        List<String> expected = Sql.lines(unlimited, query);
+        List<String> actual = Sql.lines(capped, query);
+        if (query.contains("ORDER BY")) {
+          assertThat(actual).as(query).isEqualTo(expected);
+        } else {
+          assertThat(Sql.sorted(actual)).as(query).isEqualTo(Sql.sorted(expected));
+        }
+        assertThat(String.join("\n", Sql.column(capped, "EXPLAIN ANALYZE " + query)))
+            .containsPattern(
+                "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
+        assertThat(spillFolders()).as(query).isEmpty();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lots", "-1GB", "0%", "150%", "10 parsecs"})
+  void aBadSpillLimitIs22023NamingTheProperty(String value) {
+    assertThatThrownBy(
+            () -> DriverManager.getConnection("jdbc:floe:" + lake + "?spillLimit=" + value).close())
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"))
+        .hasMessageContaining("spillLimit");
   }
 }

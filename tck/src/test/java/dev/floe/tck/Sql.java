@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -66,6 +67,44 @@ final class Sql {
   static int update(Connection connection, String sql) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       return statement.executeUpdate(sql);
+    }
+  }
+
+  /** Sets a parameter, or NULL of {@code type} when the value is null. */
+  static void setOrNull(PreparedStatement statement, int index, Object value, int type)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, type);
+    } else {
+      statement.setObject(index, value);
+    }
+  }
+
+  /** Rows in their natural order, for answers whose order the query leaves open. */
+  static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  /**
+   * Creates a table {@code (id BIGINT, k INT)} of {@code rows} rows, row {@code i} having id {@code
+   * i} and key {@code i % keys}, unless it holds rows already.
+   */
+  static void keyedTable(Connection connection, String table, int rows, int keys)
+      throws SQLException {
+    update(connection, "CREATE TABLE IF NOT EXISTS " + table + " (id BIGINT, k INT)");
+    if (!column(connection, "SELECT count(*) FROM " + table).equals(List.of("0"))) {
+      return;
+    }
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        insert.setLong(1, i);
+        insert.setInt(2, i % keys);
+        insert.addBatch();
+      }
+      insert.executeBatch();
     }
   }
 

@@ -116,7 +116,8 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
   /** One execution of the aggregate: reads its input at the first group asked for. */
   private final class Grouping implements Enumerator<R> {
     private final MemoryBudget memory = statement.memory();
-    private final JoinSpill.Folder folder = new JoinSpill.Folder("floe-agg-");
+    private final JoinSpill.Folder folder =
+        new JoinSpill.Folder("floe-agg-", memory, "the aggregate");
     private final Deque<Pending> todo = new ArrayDeque<>();
     private @Nullable Map<Object, A> groups;
     private @Nullable Iterator<Map.Entry<Object, A>> out;
@@ -232,8 +233,8 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
                       + memory.limitText()
                       + ": its groups still do not fit after splitting its rows "
                       + LEVELS
-                      + " times (connection property memoryBudget; docs/limits.md, \"Known"
-                      + " limits\")");
+                      + " times (connection property memoryBudget;"
+                      + " docs/limits.md, \"Known limits\")");
             }
             spill = new JoinSpill.Partitions(folder, FANOUT, level + 1);
             writing = spill;
@@ -244,7 +245,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
       if (spill != null) {
         spill.finish();
         writing = null;
-        memory.spilled(spill.bytes());
+        memory.spilled();
         for (int i = FANOUT - 1; i >= 0; i--) {
           if (spill.count(i) > 0) {
             todo.addFirst(new Pending(spill, i, level + 1));

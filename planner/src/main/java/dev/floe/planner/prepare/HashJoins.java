@@ -266,7 +266,7 @@ public final class HashJoins {
         }
       }
       written.finish();
-      build.memory.spilled(written.bytes());
+      build.memory.spilled();
       build.check();
     }
 
@@ -412,7 +412,7 @@ public final class HashJoins {
       this.keepRows = keepRows;
       this.memory = statement.memory();
       this.depth = 0;
-      this.folder = new JoinSpill.Folder();
+      this.folder = new JoinSpill.Folder("floe-join-", memory, "the hash join " + spec);
       long limit = memory.limit();
       // the first build side of a plan may take half of what is free, leaving room for the others
       this.share =
@@ -513,7 +513,7 @@ public final class HashJoins {
         JoinSpill.Partitions spilled = parts;
         if (spilled != null) {
           spilled.finish();
-          memory.spilled(spilled.bytes());
+          memory.spilled();
           if (depth > 0 && spilled.nonEmpty() <= 1) {
             throw FloeError.OUT_OF_MEMORY.error(
                 "the hash join "
@@ -778,8 +778,9 @@ public final class HashJoins {
   }
 
   /**
-   * The probe side of one execution: reads the left rows, checking for a cancel as it goes, and
-   * gives up the build side when closed.
+   * The probe side of one execution: reads the rows probing the built table (of type {@code L}: the
+   * left input, or the right one of a join built on its left), checking for a cancel as it goes,
+   * and gives up the build side when closed.
    */
   private abstract static class ProbeSide<L, R, K, T> implements Enumerator<T> {
     final Build<L, R, K> build;
@@ -790,7 +791,7 @@ public final class HashJoins {
       this.lefts = openProbe(build, left);
     }
 
-    /** The next left row, or false at the end. */
+    /** The next probing row, or false at the end. */
     final boolean nextLeft() {
       step();
       return lefts.moveNext();
@@ -895,9 +896,7 @@ public final class HashJoins {
    * The rows of an inner or left join built on its left input: each right row with each matching
    * left row, then (for a left join) each left row no right row matched, with NULLs.
    */
-  private static final class ProbeRight<L, R, K, T> implements Enumerator<T> {
-    private final Build<R, L, K> build;
-    private final Enumerator<R> rights;
+  private static final class ProbeRight<L, R, K, T> extends ProbeSide<R, L, K, T> {
     private final Function2<L, R, T> result;
     private final @Nullable Predicate2<L, R> predicate;
     private final boolean nullsOnRight;
@@ -905,9 +904,7 @@ public final class HashJoins {
     private @Nullable Object matches;
     private int next;
     private boolean probed;
-    private java.util.@Nullable Iterator<Object> unmatched;
-    private @Nullable Chain chain;
-    private int chainNext;
+    private @Nullable MarkedRows unmatched;
     private @Nullable T current;
 
     ProbeRight(
@@ -916,11 +913,10 @@ public final class HashJoins {
         Function2<L, R, T> result,
         @Nullable Predicate2<L, R> predicate,
         boolean nullsOnRight) {
-      this.build = build;
+      super(build, right);
       this.result = result;
       this.predicate = predicate;
       this.nullsOnRight = nullsOnRight;
-      this.rights = openProbe(build, right);
     }
 
     @Override
@@ -956,14 +952,12 @@ public final class HashJoins {
           }
           continue;
         }
-        build.step();
-        if (!rights.moveNext()) {
+        if (!nextLeft()) {
           probed = true;
           break;
         }
-        right = rights.current();
-        Object key = build.probeKey(right);
-        matches = key == null ? null : build.matches(key);
+        right = left();
+        matches = matchesOf(right);
         next = 0;
       }
       if (!nullsOnRight) {
@@ -972,14 +966,40 @@ public final class HashJoins {
       if (unmatched == null) {
         List<Object> all = new ArrayList<>(build.unkeyed);
         all.addAll(build.table.values());
-        unmatched = all.iterator();
+        unmatched = new MarkedRows(build, all.iterator());
       }
+      Marked marked = unmatched.next(false);
+      if (marked == null) {
+        return false;
+      }
+      current = result.apply((L) marked.row, null);
+      return true;
+    }
+  }
+
+  /**
+   * The rows a build side on a join's left input kept, each marked when a right row matched it,
+   * walked after the probe: the entries in turn, each of a key's chain of rows in turn.
+   */
+  private static final class MarkedRows {
+    private final Build<?, ?, ?> build;
+    private final java.util.Iterator<Object> entries;
+    private @Nullable Chain chain;
+    private int chainNext;
+
+    MarkedRows(Build<?, ?, ?> build, java.util.Iterator<Object> entries) {
+      this.build = build;
+      this.entries = entries;
+    }
+
+    /** The next row whose mark is {@code matched}, or null after the last. */
+    @Nullable Marked next(boolean matched) {
       for (; ; ) {
         Object entry;
         if (chain != null && chainNext < chain.size()) {
           entry = chain.get(chainNext++);
-        } else if (unmatched.hasNext()) {
-          Object value = unmatched.next();
+        } else if (entries.hasNext()) {
+          Object value = entries.next();
           if (value instanceof Chain c) {
             chain = c;
             chainNext = 0;
@@ -988,28 +1008,13 @@ public final class HashJoins {
           chain = null;
           entry = value;
         } else {
-          return false;
+          return null;
         }
         build.step();
         Marked marked = (Marked) entry;
-        if (!marked.matched) {
-          current = result.apply((L) marked.row, null);
-          return true;
+        if (marked.matched == matched) {
+          return marked;
         }
-      }
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      try {
-        rights.close();
-      } finally {
-        build.close();
       }
     }
   }
@@ -1019,19 +1024,14 @@ public final class HashJoins {
    * key it matches (the residual condition holding for the pair), then each marked left row is
    * emitted once, however many right rows matched it. A left row of a NULL key is never marked.
    */
-  private static final class SemiRight<L, R, K> implements Enumerator<L> {
-    private final Build<R, L, K> build;
-    private final Enumerator<R> rights;
+  private static final class SemiRight<L, R, K> extends ProbeSide<R, L, K, L> {
     private final @Nullable Predicate2<L, R> predicate;
-    private java.util.@Nullable Iterator<Object> kept;
-    private @Nullable Chain chain;
-    private int chainNext;
+    private @Nullable MarkedRows kept;
     private @Nullable L current;
 
     SemiRight(Build<R, L, K> build, Enumerable<R> right, @Nullable Predicate2<L, R> predicate) {
-      this.build = build;
+      super(build, right);
       this.predicate = predicate;
-      this.rights = openProbe(build, right);
     }
 
     @Override
@@ -1044,44 +1044,22 @@ public final class HashJoins {
     public boolean moveNext() {
       if (kept == null) {
         probe();
-        kept = build.table.values().iterator();
+        kept = new MarkedRows(build, build.table.values().iterator());
       }
-      for (; ; ) {
-        Object entry;
-        if (chain != null && chainNext < chain.size()) {
-          entry = chain.get(chainNext++);
-        } else if (kept.hasNext()) {
-          Object value = kept.next();
-          if (value instanceof Chain c) {
-            chain = c;
-            chainNext = 0;
-            continue;
-          }
-          chain = null;
-          entry = value;
-        } else {
-          return false;
-        }
-        build.step();
-        Marked marked = (Marked) entry;
-        if (marked.matched) {
-          current = (L) marked.row;
-          return true;
-        }
+      Marked marked = kept.next(true);
+      if (marked == null) {
+        return false;
       }
+      current = (L) marked.row;
+      return true;
     }
 
     /** Reads the right rows, marking the left rows each matches. */
     @SuppressWarnings("unchecked")
     private void probe() {
-      while (true) {
-        build.step();
-        if (!rights.moveNext()) {
-          return;
-        }
-        R right = rights.current();
-        Object key = build.probeKey(right);
-        Object matches = key == null ? null : build.matches(key);
+      while (nextLeft()) {
+        R right = left();
+        Object matches = matchesOf(right);
         if (matches == null) {
           continue;
         }
@@ -1103,20 +1081,6 @@ public final class HashJoins {
     private void mark(Marked marked, R right) {
       if (!marked.matched && (predicate == null || predicate.apply((L) marked.row, right))) {
         marked.matched = true;
-      }
-    }
-
-    @Override
-    public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      try {
-        rights.close();
-      } finally {
-        build.close();
       }
     }
   }

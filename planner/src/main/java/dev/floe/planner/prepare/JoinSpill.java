@@ -1,6 +1,7 @@
 package dev.floe.planner.prepare;
 
 import dev.floe.error.FloeError;
+import dev.floe.planner.session.MemoryBudget;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -13,6 +14,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -43,8 +45,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class JoinSpill {
   private static final int BUFFER = 32 * 1024;
 
-  /** Folders of joins still open, deleted when the JVM exits. */
+  /** Folders of joins and sorts still open, deleted when the JVM exits. */
   private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+
+  /** Held while a spill file or folder is created, and by the JVM's end before it deletes. */
+  private static final Object CREATING = new Object();
+
+  /**
+   * Whether the JVM is ending: from then on no spill file is created (a statement still running
+   * fails), so none is made after the folders are deleted. Guarded by {@link #CREATING}.
+   */
+  private static boolean ending;
 
   static {
     try {
@@ -52,6 +63,9 @@ final class JoinSpill {
           .addShutdownHook(
               new Thread(
                   () -> {
+                    synchronized (CREATING) {
+                      ending = true;
+                    }
                     for (Path folder : LIVE) {
                       deleteTree(folder);
                     }
@@ -77,42 +91,76 @@ final class JoinSpill {
     }
   }
 
-  /** The folder of one join's files: created on first use, deleted with everything in it. */
+  /**
+   * The folder of one operator's files: created on first use, deleted with everything in it. The
+   * bytes its files hold count in the statement's spill limit ({@link MemoryBudget#wrote}) until
+   * they are deleted.
+   */
   static final class Folder {
     private final String prefix;
+    private final MemoryBudget memory;
+    private final String operator;
     private @Nullable Path path;
     private int files;
+    private long onDisk;
     private boolean deleted;
 
-    /** The folder of a hash join's files, {@code floe-join-*}. */
-    Folder() {
-      this("floe-join-");
-    }
-
-    /** A folder named {@code prefix} and a unique suffix, for another operator's files. */
-    Folder(String prefix) {
+    /**
+     * A folder named {@code prefix} and a unique suffix ({@code floe-join-}, {@code floe-sort-}),
+     * for {@code operator}'s files, counted in {@code memory}.
+     */
+    Folder(String prefix, MemoryBudget memory, String operator) {
       this.prefix = prefix;
+      this.memory = memory;
+      this.operator = operator;
     }
 
+    /**
+     * Creates a new empty file (and the folder, the first time), to be opened without {@code
+     * CREATE}: once the JVM is ending none is created, and one its cleanup deleted is not made
+     * again.
+     *
+     * @throws dev.floe.error.FloeException CANCELLED (57014) once the JVM is ending
+     */
     Path newFile() {
       if (deleted) {
         throw new IllegalStateException("the spill folder is deleted");
       }
-      try {
-        if (path == null) {
-          Path base = Path.of(System.getProperty("java.io.tmpdir"));
-          path = Files.createTempDirectory(base, prefix);
-          LIVE.add(path);
+      if (path == null) {
+        memory.startSpill(operator, JoinSpill::usableSpace);
+      }
+      synchronized (CREATING) {
+        if (ending) {
+          throw FloeError.CANCELLED.error("the JVM is ending, and its spill files are deleted");
         }
-        return path.resolve("part-" + files++);
-      } catch (IOException e) {
-        throw diskFailure(e, "create its folder under java.io.tmpdir");
+        try {
+          if (path == null) {
+            Path base = Path.of(System.getProperty("java.io.tmpdir"));
+            path = Files.createTempDirectory(base, prefix);
+            LIVE.add(path);
+          }
+          return Files.createFile(path.resolve("part-" + files++));
+        } catch (IOException e) {
+          throw diskFailure(e, "create a file under java.io.tmpdir");
+        }
       }
     }
 
     /** The folder, or null before the join spilled. */
     @Nullable Path path() {
       return path;
+    }
+
+    /** Counts bytes written to one of its files (53200 past the statement's spill limit). */
+    void wrote(long bytes) {
+      onDisk += bytes;
+      memory.wrote(bytes, operator);
+    }
+
+    /** Counts the bytes of one of its files deleted. */
+    void deleted(long bytes) {
+      onDisk -= bytes;
+      memory.deleted(bytes);
     }
 
     void delete() {
@@ -122,6 +170,17 @@ final class JoinSpill {
         LIVE.remove(path);
         path = null;
       }
+      memory.deleted(onDisk);
+      onDisk = 0;
+    }
+  }
+
+  /** The usable space of the temp folder's disk, or {@code Long.MAX_VALUE} when unknown. */
+  private static long usableSpace() {
+    try {
+      return Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace();
+    } catch (IOException | RuntimeException unknown) {
+      return Long.MAX_VALUE; // the disk still bounds the spill
     }
   }
 
@@ -174,17 +233,18 @@ final class JoinSpill {
     private final int fanout;
     private final int seed;
     private final @Nullable Path[] files;
-    private final @Nullable DataOutputStream[] outs;
+    private final @Nullable Output[] outs;
     private final long[] counts;
-    private long bytes;
+    private final long[] fileBytes;
 
     Partitions(Folder folder, int fanout, int seed) {
       this.folder = folder;
       this.fanout = fanout;
       this.seed = seed;
       this.files = new Path[fanout];
-      this.outs = new DataOutputStream[fanout];
+      this.outs = new Output[fanout];
       this.counts = new long[fanout];
+      this.fileBytes = new long[fanout];
     }
 
     int fanout() {
@@ -198,21 +258,25 @@ final class JoinSpill {
     /** Writes a row to the partition of its key (a NULL key's row to the first). */
     void add(@Nullable Object key, @Nullable Object row) {
       int i = partition(key, seed, fanout);
-      DataOutputStream out = outs[i];
+      Output out = outs[i];
       try {
         if (out == null) {
           Path file = folder.newFile();
           files[i] = file;
-          out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+          out =
+              new Output(
+                  new BufferedOutputStream(
+                      Files.newOutputStream(file, StandardOpenOption.WRITE), BUFFER));
           outs[i] = out;
         }
-        int before = out.size();
         write(out, row);
-        bytes += out.size() - before;
+        int written = out.take();
+        fileBytes[i] += written;
+        counts[i]++;
+        folder.wrote(written);
       } catch (IOException e) {
         throw diskFailure(e, "write " + files[i]);
       }
-      counts[i]++;
     }
 
     /** Ends the writing: every file closed, ready to be read. */
@@ -238,11 +302,6 @@ final class JoinSpill {
 
     long count(int i) {
       return counts[i];
-    }
-
-    /** The bytes written. */
-    long bytes() {
-      return bytes;
     }
 
     /** The partitions holding rows. */
@@ -279,6 +338,8 @@ final class JoinSpill {
       }
       Path file = files[i];
       files[i] = null;
+      folder.deleted(fileBytes[i]);
+      fileBytes[i] = 0;
       if (file != null) {
         try {
           Files.deleteIfExists(file);
@@ -292,6 +353,20 @@ final class JoinSpill {
       for (int i = 0; i < fanout; i++) {
         delete(i);
       }
+    }
+  }
+
+  /** A file's output, counting the bytes written since the last {@link #take}. */
+  private static final class Output extends DataOutputStream {
+    Output(java.io.OutputStream out) {
+      super(out);
+    }
+
+    /** The bytes written since the last call (what {@link #size} counts saturates at 2 GiB). */
+    int take() {
+      int n = written;
+      written = 0;
+      return n;
     }
   }
 

@@ -65,7 +65,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
   /** One execution of the sort: reads all its input at the first row asked for. */
   private final class Sorting implements Enumerator<T> {
     private final MemoryBudget memory = statement.memory();
-    private final JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-");
+    private final JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-", memory, "the sort");
     private final Comparator<Keyed<T, K>> byKey = (a, b) -> order.compare(a.key, b.key);
     private List<Keyed<T, K>> held = new ArrayList<>();
     private final List<Run> runs = new ArrayList<>();
@@ -166,7 +166,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
           }
         }
         merged.finish();
-        memory.spilled(merged.bytes());
+        memory.spilled();
         for (Run run : first) {
           run.file.deleteAll();
         }
@@ -217,7 +217,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
         throw e;
       }
       runs.add(new Run(file, held.size()));
-      memory.spilled(file.bytes());
+      memory.spilled();
       held = new ArrayList<>();
       memory.release(reserved);
       reserved = 0;

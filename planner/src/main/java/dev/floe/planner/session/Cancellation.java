@@ -63,11 +63,19 @@ public final class Cancellation {
    * operators ({@link MemoryBudget}); a statement inside another shares the outer one's.
    */
   public static Scope enter(long timeoutMillis, long memoryBytes) {
+    return enter(timeoutMillis, memoryBytes, SpillLimit.NONE);
+  }
+
+  /**
+   * As {@link #enter(long, long)}, the statement's spill files holding at most {@code spill} at
+   * once ({@link MemoryBudget#startSpill}).
+   */
+  public static Scope enter(long timeoutMillis, long memoryBytes, SpillLimit spill) {
     Cancellation outer = CURRENT.get();
     if (outer != null) {
       return new Scope(outer, outer);
     }
-    Cancellation started = new Cancellation(timeoutMillis, new MemoryBudget(memoryBytes));
+    Cancellation started = new Cancellation(timeoutMillis, new MemoryBudget(memoryBytes, spill));
     if (timeoutMillis > 0) {
       started.timer =
           Timer.INSTANCE.schedule(started::timeOut, timeoutMillis, TimeUnit.MILLISECONDS);

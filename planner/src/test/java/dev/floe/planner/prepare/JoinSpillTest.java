@@ -3,6 +3,9 @@ package dev.floe.planner.prepare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.error.FloeException;
+import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.SpillLimit;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -81,7 +84,8 @@ class JoinSpillTest {
 
   @Test
   void partitionsKeepEachRowUnderItsKeysPartitionAndAreDeletedWithTheirFolder() throws IOException {
-    JoinSpill.Folder folder = new JoinSpill.Folder();
+    MemoryBudget memory = new MemoryBudget(1 << 20);
+    JoinSpill.Folder folder = new JoinSpill.Folder("floe-join-", memory, "the join");
     JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 16, 1);
     for (long i = 0; i < 1000; i++) {
       parts.add(i % 50, new Object[] {i % 50, "row" + i});
@@ -113,7 +117,49 @@ class JoinSpillTest {
       moved += JoinSpill.partition(k, 1, 16) != JoinSpill.partition(k, 2, 16) ? 1 : 0;
     }
     assertThat(moved).isGreaterThan(25);
+    assertThat(memory.onDisk()).isEqualTo(memory.spilledBytes()).isGreaterThan(1000 * 8);
+    parts.delete(3);
+    assertThat(memory.onDisk()).isLessThan(memory.spilledBytes());
     folder.delete();
     assertThat(Files.exists(path)).isFalse();
+    assertThat(memory.onDisk()).isZero();
+  }
+
+  @Test
+  void filesPastTheSpillLimitFailWith53200NamingTheLimit() {
+    MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(4096));
+    JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-", memory, "the sort");
+    JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 1, 0);
+    try {
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 1000; i++) {
+                  parts.add(null, new Object[] {i, "a row of some length"});
+                }
+              })
+          .isInstanceOf(FloeException.class)
+          .hasMessageContaining("the sort")
+          .hasMessageContaining("spill limit of 4096 bytes")
+          .hasMessageContaining("spillLimit")
+          .extracting(e -> ((FloeException) e).sqlState())
+          .isEqualTo("53200");
+      // every byte it holds counts: nothing more is written while its files stay
+      assertThat(memory.onDisk()).isGreaterThan(4096).isLessThan(4096 + 100);
+    } finally {
+      folder.delete();
+    }
+    assertThat(memory.onDisk()).isZero();
+  }
+
+  @Test
+  void aSpillLimitOfZeroRefusesTheFirstFile() {
+    MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(0));
+    JoinSpill.Folder folder = new JoinSpill.Folder("floe-join-", memory, "the hash join j");
+    JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 4, 0);
+    assertThatThrownBy(() -> parts.add(1, new Object[] {1}))
+        .isInstanceOf(FloeException.class)
+        .hasMessageContaining("the hash join j")
+        .hasMessageContaining("spillLimit=0");
+    assertThat(folder.path()).isNull();
   }
 }

@@ -258,6 +258,27 @@ class StatementEndTest {
         .isEqualTo(1);
   }
 
+  @Test
+  void aJvmEndingWhileASortSpillsLeavesNoSpillFolder(@TempDir Path child) throws Exception {
+    Path childLake = child.resolve("lake");
+    Path temporary = child.resolve("tmp");
+    Files.createDirectories(childLake);
+    Files.createDirectories(temporary);
+    ChildJvm worker =
+        ChildJvm.start(
+            child,
+            child.resolve("logs"),
+            SpillShutdownWorker.class,
+            List.of("jdbc:floe:" + childLake, temporary.toString()));
+    assertThat(worker.await(600)).as(worker.output()).isZero();
+    assertThat(worker.lines()).as(worker.output()).contains("spilling");
+    try (java.util.stream.Stream<Path> left = Files.list(temporary)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as(worker.output())
+          .noneMatch(name -> name.startsWith("floe-"));
+    }
+  }
+
   /** Runs a statement and reads every row it answers. */
   private static void runToTheEnd(Statement s, String sql) throws SQLException {
     if (s.execute(sql)) {
