@@ -3,9 +3,7 @@ package dev.floe.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,14 +11,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,11 +43,7 @@ class AggregateSpillTest {
 
   @BeforeAll
   static void fillTables() throws Exception {
-    // as SpillTest: the JDK keeps the temporary folder it first sees
-    java.io.File.createTempFile("floe-agg-test", null).delete();
-    Files.deleteIfExists(Files.createTempFile("floe-agg-test", null));
-    temporaryBefore = System.getProperty("java.io.tmpdir");
-    System.setProperty("java.io.tmpdir", temporary.toString());
+    temporaryBefore = Spills.redirectTemporaryFolder(temporary);
     unlimited = DriverManager.getConnection("jdbc:floe:" + lake);
     small = DriverManager.getConnection("jdbc:floe:" + lake + BUDGET);
     Sql.update(
@@ -65,29 +53,22 @@ class AggregateSpillTest {
         unlimited.prepareStatement("INSERT INTO a VALUES (?, ?, ?, ?, ?)")) {
       for (int i = 0; i < 12_000; i++) {
         insert.setLong(1, i);
-        setOrNull(insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(4000), Types.INTEGER);
-        setOrNull(
+        Sql.setOrNull(
+            insert, 2, random.nextInt(20) == 0 ? null : random.nextInt(4000), Types.INTEGER);
+        Sql.setOrNull(
             insert, 3, random.nextInt(10) == 0 ? null : "v" + random.nextInt(3000), Types.VARCHAR);
-        setOrNull(
+        Sql.setOrNull(
             insert,
             4,
             random.nextInt(10) == 0
                 ? null
                 : new BigDecimal(random.nextLong() + "" + random.nextInt(1000)).movePointLeft(2),
             Types.DECIMAL);
-        setOrNull(insert, 5, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
+        Sql.setOrNull(
+            insert, 5, random.nextInt(10) == 0 ? null : random.nextDouble(), Types.DOUBLE);
         insert.addBatch();
       }
       insert.executeBatch();
-    }
-  }
-
-  private static void setOrNull(PreparedStatement statement, int index, Object value, int type)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, type);
-    } else {
-      statement.setObject(index, value);
     }
   }
 
@@ -96,24 +77,6 @@ class AggregateSpillTest {
     System.setProperty("java.io.tmpdir", temporaryBefore);
     small.close();
     unlimited.close();
-  }
-
-  /** The spill folders in the temporary folder now. */
-  private static List<Path> spillFolders() throws IOException {
-    try (Stream<Path> list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return list.filter(
-              p ->
-                  p.getFileName().toString().startsWith("floe-agg-")
-                      || p.getFileName().toString().startsWith("floe-join-")
-                      || p.getFileName().toString().startsWith("floe-sort-"))
-          .toList();
-    }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
   }
 
   @ParameterizedTest
@@ -138,15 +101,15 @@ class AggregateSpillTest {
             + " GROUP BY c",
       })
   void anAggregatePastTheBudgetAnswersAsOneInMemory(String query) throws Exception {
-    List<String> expected = sorted(Sql.lines(unlimited, query));
+    List<String> expected = Sql.sorted(Sql.lines(unlimited, query));
     assertThat(expected).hasSizeGreaterThan(10);
-    assertThat(sorted(Sql.lines(small, query))).isEqualTo(expected);
+    assertThat(Sql.sorted(Sql.lines(small, query))).isEqualTo(expected);
     String report = String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + query));
     assertThat(report)
         .containsPattern("peak memory held by joins, sorts and aggregates \\(estimated\\): [1-9]")
         .containsPattern(
             "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @Test
@@ -170,7 +133,7 @@ class AggregateSpillTest {
           .hasMessageContaining("the aggregate")
           .hasMessageContaining("100 bytes")
           .hasMessageContaining("memoryBudget");
-      assertThat(spillFolders()).isEmpty();
+      assertThat(Spills.folders()).isEmpty();
       assertThat(Sql.column(tiny, "SELECT count(*) FROM a")).containsExactly("12000");
     }
   }
@@ -180,9 +143,9 @@ class AggregateSpillTest {
     try (Statement statement = small.createStatement();
         var rs = statement.executeQuery("SELECT k * 2, count(*) FROM a GROUP BY k * 2")) {
       assertThat(rs.next()).isTrue();
-      assertThat(spillFolders()).isNotEmpty();
+      assertThat(Spills.folders()).isNotEmpty();
     }
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
     assertThat(Sql.column(small, "SELECT count(*) FROM a")).containsExactly("12000");
   }
 
@@ -191,38 +154,6 @@ class AggregateSpillTest {
     // 12,000 × 12,000 rows, each a group of its own: far more than a second of writing
     String query =
         "SELECT x.id * 100000 + y.id, count(*) FROM a x, a y GROUP BY x.id * 100000 + y.id";
-    ExecutorService runner = Executors.newSingleThreadExecutor();
-    try (Connection budget =
-            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1MB");
-        Statement statement = budget.createStatement()) {
-      Future<Object> run =
-          runner.submit(
-              () -> {
-                try (var rs = statement.executeQuery(query)) {
-                  rs.next();
-                  return "finished";
-                } catch (SQLException e) {
-                  return e;
-                }
-              });
-      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
-        Thread.sleep(20);
-      }
-      assertThat(spillFolders()).as("the aggregate spilled").isNotEmpty();
-      Thread.sleep(50);
-      long start = System.nanoTime();
-      statement.cancel();
-      Object outcome = run.get(30, TimeUnit.SECONDS);
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      assertThat(outcome).isInstanceOf(SQLException.class);
-      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
-      // a second, and slack for a machine shared with other builds
-      assertThat(millis).isLessThan(3_000);
-      assertThat(spillFolders()).isEmpty();
-      assertThat(budget.isValid(5)).isTrue();
-    } finally {
-      runner.shutdownNow();
-    }
+    Spills.cancelWhileSpilling(lake, query, "the aggregate");
   }
 }

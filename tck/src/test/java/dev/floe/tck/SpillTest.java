@@ -3,9 +3,7 @@ package dev.floe.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,11 +14,6 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,13 +48,7 @@ class SpillTest {
 
   @BeforeAll
   static void fillTables() throws Exception {
-    // The JDK keeps the temporary folder it first sees (java.io.File's and NIO's own): have both
-    // see the real one now, so that nothing after this class (a native library unpacked later)
-    // is sent to this class's folder once it is deleted.
-    java.io.File.createTempFile("floe-spill-test", null).delete();
-    Files.deleteIfExists(Files.createTempFile("floe-spill-test", null));
-    temporaryBefore = System.getProperty("java.io.tmpdir");
-    System.setProperty("java.io.tmpdir", temporary.toString());
+    temporaryBefore = Spills.redirectTemporaryFolder(temporary);
     unlimited = DriverManager.getConnection("jdbc:floe:" + lake);
     small = DriverManager.getConnection("jdbc:floe:" + lake + BUDGET);
     Sql.update(
@@ -133,17 +120,6 @@ class SpillTest {
     unlimited.close();
   }
 
-  /** The spill folders in the temporary folder now. */
-  private static List<Path> spillFolders() throws IOException {
-    try (Stream<Path> list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return list.filter(
-              p ->
-                  p.getFileName().toString().startsWith("floe-join-")
-                      || p.getFileName().toString().startsWith("floe-sort-"))
-          .toList();
-    }
-  }
-
   @ParameterizedTest
   @ValueSource(
       strings = {
@@ -178,7 +154,7 @@ class SpillTest {
     assertThat(report)
         .containsPattern(
             "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @Test
@@ -199,7 +175,7 @@ class SpillTest {
         .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
         .hasMessageContaining("rows of one key")
         .hasMessageContaining("memoryBudget");
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
     assertThat(Sql.column(small, "SELECT count(*) FROM skewed")).containsExactly("20000");
   }
 
@@ -214,9 +190,9 @@ class SpillTest {
     try (Statement statement = small.createStatement();
         var rs = statement.executeQuery("SELECT l.id, r.x FROM l JOIN r ON l.k = r.k")) {
       assertThat(rs.next()).isTrue();
-      assertThat(spillFolders()).isNotEmpty();
+      assertThat(Spills.folders()).isNotEmpty();
     }
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @ParameterizedTest
@@ -241,7 +217,7 @@ class SpillTest {
     assertThat(report)
         .containsPattern(
             "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @Test
@@ -258,7 +234,7 @@ class SpillTest {
         java.util.regex.Pattern.compile("KiB in ([0-9]+) writes").matcher(report);
     assertThat(writes.find()).as(report).isTrue();
     assertThat(Integer.parseInt(writes.group(1))).as(report).isGreaterThan(64);
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @Test
@@ -270,7 +246,7 @@ class SpillTest {
     List<String> expected = Sql.lines(unlimited, query);
     assertThat(expected).hasSize(5);
     assertThat(Sql.lines(small, query)).isEqualTo(expected);
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   @Test
@@ -287,45 +263,10 @@ class SpillTest {
         "SELECT a.id, b.id FROM many a, many b ORDER BY a.k, b.id DESC, a.id", "the sort");
   }
 
-  /**
-   * Runs a query on {@link #fillMany}'s table with a 1 MB budget, cancels it once its spill folder
-   * appears, and checks that it stops with 57014 within a second (and slack for a machine shared
-   * with other builds), deletes its files and leaves its connection usable.
-   */
+  /** Fills {@link #fillMany}'s table, then runs {@link Spills#cancelWhileSpilling} on it. */
   private static void cancelWhileSpilling(String query, String what) throws Exception {
     fillMany();
-    ExecutorService runner = Executors.newSingleThreadExecutor();
-    try (Connection budget =
-            DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1MB");
-        Statement statement = budget.createStatement()) {
-      Future<Object> run =
-          runner.submit(
-              () -> {
-                try (var rs = statement.executeQuery(query)) {
-                  rs.next();
-                  return "finished";
-                } catch (SQLException e) {
-                  return e;
-                }
-              });
-      long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (spillFolders().isEmpty() && !run.isDone() && System.nanoTime() < waitUntil) {
-        Thread.sleep(20);
-      }
-      assertThat(spillFolders()).as(what + " spilled").isNotEmpty();
-      Thread.sleep(50);
-      long start = System.nanoTime();
-      statement.cancel();
-      Object outcome = run.get(30, TimeUnit.SECONDS);
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      assertThat(outcome).isInstanceOf(SQLException.class);
-      assertThat(((SQLException) outcome).getSQLState()).isEqualTo("57014");
-      assertThat(millis).isLessThan(3_000);
-      assertThat(spillFolders()).isEmpty();
-      assertThat(budget.isValid(5)).isTrue();
-    } finally {
-      runner.shutdownNow();
-    }
+    Spills.cancelWhileSpilling(lake, query, what);
   }
 
   @Test
@@ -333,9 +274,9 @@ class SpillTest {
     try (Statement statement = small.createStatement();
         var rs = statement.executeQuery("SELECT * FROM l ORDER BY v, id")) {
       assertThat(rs.next()).isTrue();
-      assertThat(spillFolders()).isNotEmpty();
+      assertThat(Spills.folders()).isNotEmpty();
     }
-    assertThat(spillFolders()).isEmpty();
+    assertThat(Spills.folders()).isEmpty();
   }
 
   /**
@@ -382,7 +323,7 @@ class SpillTest {
             .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
             .hasMessageContaining(says)
             .hasMessageContaining("spillLimit");
-        assertThat(spillFolders()).as(query).isEmpty();
+        assertThat(Spills.folders()).as(query).isEmpty();
         assertThat(Sql.column(capped, "SELECT count(*) FROM r")).containsExactly("2000");
       }
     }
@@ -403,7 +344,7 @@ class SpillTest {
         assertThat(String.join("\n", Sql.column(capped, "EXPLAIN ANALYZE " + query)))
             .containsPattern(
                 "rows written to disk by joins, sorts and aggregates that did not fit: [1-9]");
-        assertThat(spillFolders()).as(query).isEmpty();
+        assertThat(Spills.folders()).as(query).isEmpty();
       }
     }
   }

@@ -71,7 +71,7 @@ public final class InternalRows {
     CloseableIterable<StructLike> live = filter.filter(read.build());
     int[] at = new int[wanted.size()];
     for (int i = 0; i < at.length; i++) {
-      at[i] = indexOf(readSchema, wanted.get(i).fieldId());
+      at[i] = TaskReader.indexOf(readSchema.columns(), wanted.get(i).fieldId());
     }
     Cancellation cancel = Cancellation.current();
     return CloseableIterable.transform(
@@ -80,16 +80,6 @@ public final class InternalRows {
           cancel.check();
           return new Projected(row, at);
         });
-  }
-
-  private static int indexOf(Schema schema, int fieldId) {
-    List<Types.NestedField> fields = schema.columns();
-    for (int i = 0; i < fields.size(); i++) {
-      if (fields.get(i).fieldId() == fieldId) {
-        return i;
-      }
-    }
-    throw FloeError.INTERNAL.error("column " + fieldId + " missing from the read schema");
   }
 
   /** A row read with the delete filter's columns, seen as the columns asked for. */

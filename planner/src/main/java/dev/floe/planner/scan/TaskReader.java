@@ -749,7 +749,8 @@ final class TaskReader {
     return positions;
   }
 
-  private static int indexOf(List<Types.NestedField> fields, int id) {
+  /** The position of field {@code id} among {@code fields} (a read schema's columns). */
+  static int indexOf(List<Types.NestedField> fields, int id) {
     for (int i = 0; i < fields.size(); i++) {
       if (fields.get(i).fieldId() == id) {
         return i;
