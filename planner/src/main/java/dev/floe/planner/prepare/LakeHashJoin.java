@@ -35,9 +35,11 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -239,7 +241,7 @@ final class LakeHashJoin extends EnumerableHashJoin {
       RuntimeFilter.Slot candidate = new RuntimeFilter.Slot("the join " + name);
       RelNode probe = buildLeft ? right : left;
       int key = (buildLeft ? info.rightKeys : info.leftKeys).get(0);
-      RelNode filtered = attach(probe, key, candidate, normalize, 0);
+      RelNode filtered = attach(probe, key, candidate, normalize);
       if (filtered != null) {
         if (buildLeft) {
           right = filtered;
@@ -287,7 +289,7 @@ final class LakeHashJoin extends EnumerableHashJoin {
    * left, semi- and anti-joins, grouping keys, sorts without a limit).
    */
   private static @Nullable RelNode attach(
-      RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize, int depth) {
+      RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize) {
     if (node instanceof EnumerableLakeScan scan) {
       LakeScanSpec spec = scan.spec();
       if (spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
@@ -295,45 +297,54 @@ final class LakeHashJoin extends EnumerableHashJoin {
       }
       if (spec.aggregated()) {
         // a grouping key's filter drops whole groups: the scan reads only the rows of the keys
-        // (rows are not tested after, the field of a result row not being the scan's column)
         List<Integer> groups = spec.aggregation().groups();
         if (field >= groups.size() || groups.get(field) >= spec.columns().size()) {
           return null;
         }
-        return scan.withRuntimeFilter(
-            new RuntimeFilter.Target(slot, groups.get(field), normalize, false));
+        return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, groups.get(field), normalize));
       }
-      return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize, depth > 0));
+      return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize));
     }
     if (node instanceof WatchPoint || node instanceof EnumerableFilter) {
-      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, depth));
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize));
     }
     if (node instanceof EnumerableSort sort) {
       if (sort.fetch != null || sort.offset != null) {
         return null;
       }
-      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, depth));
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize));
     }
     if (node instanceof EnumerableCalc calc) {
       RexProgram program = calc.getProgram();
       RexNode expression = program.expandLocalRef(program.getProjectList().get(field));
+      RexNode widened = widenedColumn(expression);
+      if (widened != null) {
+        return copyWith(
+            node, 0, attach(calc.getInput(), ((RexInputRef) widened).getIndex(), slot, true));
+      }
       if (!(expression instanceof RexInputRef ref)) {
         return null;
       }
-      return copyWith(node, 0, attach(calc.getInput(), ref.getIndex(), slot, normalize, depth));
+      return copyWith(node, 0, attach(calc.getInput(), ref.getIndex(), slot, normalize));
     }
     if (node instanceof EnumerableProject project) {
-      if (!(project.getProjects().get(field) instanceof RexInputRef ref)) {
+      RexNode expression = project.getProjects().get(field);
+      RexNode widened = widenedColumn(expression);
+      if (widened != null) {
+        return copyWith(
+            node, 0, attach(project.getInput(), ((RexInputRef) widened).getIndex(), slot, true));
+      }
+      if (!(expression instanceof RexInputRef ref)) {
         return null;
       }
-      return copyWith(node, 0, attach(project.getInput(), ref.getIndex(), slot, normalize, depth));
+      return copyWith(node, 0, attach(project.getInput(), ref.getIndex(), slot, normalize));
     }
     if (node instanceof EnumerableAggregate aggregate) {
       if (aggregate.getGroupSets().size() != 1 || field >= aggregate.getGroupCount()) {
         return null;
       }
       int input = aggregate.getGroupSet().nth(field);
-      return copyWith(node, 0, attach(aggregate.getInput(), input, slot, normalize, depth));
+      return copyWith(node, 0, attach(aggregate.getInput(), input, slot, normalize));
     }
     if (node instanceof EnumerableHashJoin || node instanceof EnumerableMergeJoin) {
       Join join = (Join) node;
@@ -346,21 +357,21 @@ final class LakeHashJoin extends EnumerableHashJoin {
         if (type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
           return null;
         }
-        left = attach(join.getLeft(), field, slot, normalize, depth + 1);
+        left = attach(join.getLeft(), field, slot, normalize);
         // the right rows that match a left row of a key have that key: the others match only left
         // rows the filter drops
         int i = info.leftKeys.indexOf(field);
         if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
-          right = attach(join.getRight(), info.rightKeys.get(i), slot, normalize, depth + 1);
+          right = attach(join.getRight(), info.rightKeys.get(i), slot, normalize);
         }
       } else {
         if (type != JoinRelType.INNER) {
           return null;
         }
-        right = attach(join.getRight(), field - leftCount, slot, normalize, depth + 1);
+        right = attach(join.getRight(), field - leftCount, slot, normalize);
         int i = info.rightKeys.indexOf(field - leftCount);
         if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
-          left = attach(join.getLeft(), info.leftKeys.get(i), slot, normalize, depth + 1);
+          left = attach(join.getLeft(), info.leftKeys.get(i), slot, normalize);
         }
       }
       if (left == null && right == null) {
@@ -371,6 +382,46 @@ final class LakeHashJoin extends EnumerableHashJoin {
           List.of(left != null ? left : join.getLeft(), right != null ? right : join.getRight()));
     }
     return null;
+  }
+
+  /**
+   * The column under a cast of an integer column to a type that holds each of its values exactly (a
+   * wider integer, or a decimal with room for all its digits), or null. The cast's value and the
+   * column's are then one key as {@link RuntimeFilter#key} makes them, so the column is filtered by
+   * the keys compared that way.
+   */
+  private static @Nullable RexNode widenedColumn(RexNode expression) {
+    if (!(expression instanceof RexCall call)
+        || call.getKind() != SqlKind.CAST
+        || !(call.getOperands().get(0) instanceof RexInputRef ref)) {
+      return null;
+    }
+    int digits = integerDigits(ref.getType().getSqlTypeName());
+    RelDataType to = call.getType();
+    if (digits == 0) {
+      return null;
+    }
+    int room =
+        to.getSqlTypeName() == SqlTypeName.DECIMAL
+            ? to.getPrecision() - to.getScale()
+            : integerDigits(to.getSqlTypeName());
+    return room >= digits ? ref : null;
+  }
+
+  /** The most decimal digits of an integer type's values; 0 for other types. */
+  private static int integerDigits(SqlTypeName type) {
+    switch (type) {
+      case TINYINT:
+        return 3;
+      case SMALLINT:
+        return 5;
+      case INTEGER:
+        return 10;
+      case BIGINT:
+        return 19;
+      default:
+        return 0;
+    }
   }
 
   /**

@@ -153,6 +153,8 @@ final class ExpressionColumn {
       case LIKE:
       case NOT_LIKE:
         return new Like(value(e.operands().get(0)), (LikePattern) e.literal(), e.op() == Op.LIKE);
+      case IN_KEYS:
+        return new KeyMatch(e.operands().get(0).column(), (RuntimeFilter.KeyTest) e.literal());
       default:
         return new Comparison(
             e.op(),
@@ -774,6 +776,59 @@ final class ExpressionColumn {
           out[kept++] = r;
         }
       }
+      return kept;
+    }
+  }
+
+  /**
+   * A column's value among a build side's keys: on INTEGER and BIGINT-like vectors looked up as
+   * primitive longs, on others boxed, as {@link ScanExpression#evaluate} looks them up.
+   */
+  private static final class KeyMatch extends Condition {
+    private final int column;
+    private final RuntimeFilter.KeyTest keys;
+
+    KeyMatch(int column, RuntimeFilter.KeyTest keys) {
+      this.column = column;
+      this.keys = keys;
+    }
+
+    @Override
+    int select(ColumnVector[] columns, int[] rows, int count, int[] out, int size) {
+      if (keys.off()) {
+        System.arraycopy(rows, 0, out, 0, count);
+        return count;
+      }
+      ColumnVector a = columns[column];
+      int kept = 0;
+      if (a.kind == ColumnVector.Kind.INT) {
+        RuntimeFilter.LongKeys set = keys.primitive(true);
+        int[] values = a.ints;
+        for (int i = 0; i < count; i++) {
+          int r = rows[i];
+          if (set.contains(values[r]) && !a.isNull(r)) {
+            out[kept++] = r;
+          }
+        }
+      } else if (a.kind == ColumnVector.Kind.LONG) {
+        RuntimeFilter.LongKeys set = keys.primitive(false);
+        long[] values = a.longs;
+        for (int i = 0; i < count; i++) {
+          int r = rows[i];
+          if (set.contains(values[r]) && !a.isNull(r)) {
+            out[kept++] = r;
+          }
+        }
+      } else {
+        for (int i = 0; i < count; i++) {
+          int r = rows[i];
+          Object value = a.get(r);
+          if (value != null && keys.contains(value)) {
+            out[kept++] = r;
+          }
+        }
+      }
+      keys.counted(count, kept);
       return kept;
     }
   }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -26,9 +27,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * join publishes the keys ({@link Slot#publish}) before it opens its probe side; the scan, opened
  * after, adds the keys' range (and, for a few keys, the list of them) to the filter it plans and
  * reads with, so Iceberg skips the files and row groups whose statistics exclude every key, and the
- * scan drops the rows that do not match. Only joins that drop unmatched probe rows (inner and
- * semi-joins) publish, and only to a scan whose column reaches the join key unchanged through
- * operators that keep or drop rows by that value alone.
+ * scan drops the rows that do not match on the batch's column before it makes a row of them ({@link
+ * KeyTest}). Only joins that drop unmatched probe rows (inner and semi-joins) publish, and only to
+ * a scan whose column reaches the join key unchanged through operators that keep or drop rows by
+ * that value alone.
  */
 public final class RuntimeFilter {
   /** The most keys pushed into a scan as a list of values (Iceberg tests dictionaries with it). */
@@ -83,11 +85,9 @@ public final class RuntimeFilter {
 
   /**
    * A filter one scan applies: the slot it reads, the scan's output column that must hold one of
-   * the keys, whether values are compared as {@link #key} makes them, and whether the scan also
-   * drops the rows whose value is not a key (when joins lie between the scan and the join, rows
-   * dropped early save their work; right under the join the probe does the same lookup).
+   * the keys, and whether values are compared as {@link #key} makes them.
    */
-  public record Target(Slot slot, int column, boolean normalized, boolean rows) {}
+  public record Target(Slot slot, int column, boolean normalized) {}
 
   /**
    * A join key as joins of keys of different types compare it: integers of every width as {@code
@@ -140,8 +140,6 @@ public final class RuntimeFilter {
 
   private static Enumerator<Object[]> open(DataContext root, LakeScanSpec spec, Target[] targets) {
     LakeScanSpec filtered = spec;
-    List<Target> rowTargets = new ArrayList<>();
-    List<Keys> rowKeys = new ArrayList<>();
     StringBuilder notes = new StringBuilder();
     Schema schema = null;
     for (Target target : targets) {
@@ -152,14 +150,20 @@ public final class RuntimeFilter {
       if (schema == null) {
         schema = LakeScan.schemaOf(spec);
       }
-      Types.NestedField field = schema.columns().get(spec.columns().get(target.column()));
-      Expression pushed = expression(field, keys);
+      int column = spec.columns().get(target.column());
+      Types.NestedField field = schema.columns().get(column);
+      Expression range = range(field, keys);
+      Expression list = range.op() == Expression.Operation.FALSE ? null : list(field, keys);
+      Expression pushed = list == null ? range : Expressions.and(range, list);
       if (pushed.op() != Expression.Operation.TRUE) {
         filtered = filtered.withFilter(pushed);
       }
-      if (target.rows() && pushed.op() != Expression.Operation.FALSE) {
-        rowTargets.add(target);
-        rowKeys.add(keys);
+      boolean tested = pushed.op() != Expression.Operation.FALSE && list == null;
+      if (tested) {
+        // a list is tested exactly by the filter; else each row's value is looked up in the keys
+        filtered =
+            filtered.withCondition(
+                ScanExpression.keyTest(column, new KeyTest(keys.values(), target.normalized())));
       }
       notes
           .append(notes.length() == 0 ? "" : "; ")
@@ -170,8 +174,8 @@ public final class RuntimeFilter {
           .append(keys.count())
           .append(keys.count() == 1 ? " key" : " keys")
           .append(keys.min() != null ? " in [" + keys.min() + ", " + keys.max() + "]" : "")
-          .append(keys.count() > 0 && keys.count() <= IN_LIST_LIMIT ? " (as a list)" : "")
-          .append(target.rows() ? ", rows tested" : "");
+          .append(list != null ? " (as a list)" : "")
+          .append(tested ? ", rows tested" : "");
     }
     int before = ScanStats.startedOnThisThread();
     Enumerator<Object[]> rows = LakeScan.rows(root, filtered);
@@ -185,21 +189,20 @@ public final class RuntimeFilter {
           .append(all.dataFiles());
       ScanStats.noteRuntimeFilter(before, notes.toString());
     }
-    return rowTargets.isEmpty() ? rows : new Tested(rows, rowTargets, rowKeys);
+    return rows;
   }
 
   /**
-   * What the scan's filter gains from a build side's keys on one column: nothing left to match for
-   * no keys; the range of the keys for integer, date and decimal columns; and the list of the keys
-   * when they are few (for those types and strings). TRUE when nothing can be said.
+   * What the scan's filter gains from the range of a build side's keys on one column: nothing left
+   * to match for no keys; the keys' least and greatest values for integer, date and decimal
+   * columns; TRUE when nothing can be said.
    */
-  static Expression expression(Types.NestedField field, Keys keys) {
+  static Expression range(Types.NestedField field, Keys keys) {
     if (keys.count() == 0) {
       return Expressions.alwaysFalse();
     }
     Type type = field.type();
     String name = field.name();
-    Expression result = Expressions.alwaysTrue();
     if (keys.min() != null && keys.max() != null) {
       BigDecimal min = decimal(keys.min());
       BigDecimal max = decimal(keys.max());
@@ -210,34 +213,34 @@ public final class RuntimeFilter {
           return Expressions.alwaysFalse();
         }
         if (low != null && high != null) {
-          result =
-              Expressions.and(
-                  Expressions.greaterThanOrEqual(name, low),
-                  Expressions.lessThanOrEqual(name, high));
+          return Expressions.and(
+              Expressions.greaterThanOrEqual(name, low), Expressions.lessThanOrEqual(name, high));
         }
       }
     }
-    if (keys.count() <= IN_LIST_LIMIT) {
-      List<Object> values = new ArrayList<>();
-      boolean listable = true;
-      for (Object value : keys.values()) {
-        Object literal = exact(type, value);
-        if (literal == Empty.UNKNOWN) {
-          listable = false;
-          break;
-        }
-        if (literal != Empty.NONE) {
-          values.add(literal);
-        }
+    return Expressions.alwaysTrue();
+  }
+
+  /**
+   * The list of a build side's keys as the column's values when they are few (for integer, date,
+   * decimal and string columns): Iceberg tests dictionaries and rows with it. FALSE when no value
+   * of the column equals a key; null when the keys are too many or not all of a type handled.
+   */
+  static @Nullable Expression list(Types.NestedField field, Keys keys) {
+    if (keys.count() > IN_LIST_LIMIT) {
+      return null;
+    }
+    List<Object> values = new ArrayList<>();
+    for (Object value : keys.values()) {
+      Object literal = exact(field.type(), value);
+      if (literal == Empty.UNKNOWN) {
+        return null;
       }
-      if (listable) {
-        if (values.isEmpty()) {
-          return Expressions.alwaysFalse();
-        }
-        result = Expressions.and(result, Expressions.in(name, values));
+      if (literal != Empty.NONE) {
+        values.add(literal);
       }
     }
-    return result;
+    return values.isEmpty() ? Expressions.alwaysFalse() : Expressions.in(field.name(), values);
   }
 
   /** Markers of a value no row of the column can equal, and of one that cannot be told. */
@@ -328,57 +331,186 @@ public final class RuntimeFilter {
     }
   }
 
-  /** A scan's rows without those whose value of a filtered column is not a key. */
-  private static final class Tested implements Enumerator<Object[]> {
-    private final Enumerator<Object[]> rows;
-    private final Target[] targets;
-    private final Set<?>[] keys;
+  /**
+   * A build side's keys tested on each decoded row of a scan's column ({@link
+   * ScanExpression.Op#IN_KEYS}), the rows whose value is not a key dropped before a row is made of
+   * them. A value is looked up as the join looks it up: made a {@link #key} when the join compares
+   * keys of different types, else as it is; NULL is no key.
+   *
+   * <p>On a column of INTEGER, DATE, BIGINT, TIME or TIMESTAMP values the keys are looked up as
+   * primitive longs, in a bitmap over their range when it is dense enough and in an open-addressing
+   * set otherwise, built once per statement and kind of column (at most 16 bytes a key, next to the
+   * 48 or more the join's own table holds for each). Keys that are not of the class the column's
+   * values take can equal none of them and are left out.
+   *
+   * <p>The test stops itself when it keeps most rows: once {@value #SAMPLE} rows were tested and
+   * more than four in five were kept, every later batch is passed whole (the join drops the rows
+   * all the same; only its work is saved or not).
+   */
+  static final class KeyTest {
+    static final long SAMPLE = 1 << 16;
 
-    Tested(Enumerator<Object[]> rows, List<Target> targets, List<Keys> keys) {
-      this.rows = rows;
-      this.targets = targets.toArray(new Target[0]);
-      this.keys = new Set<?>[keys.size()];
-      for (int i = 0; i < this.keys.length; i++) {
-        this.keys[i] = keys.get(i).values();
+    private final Set<?> keys;
+    private final boolean normalized;
+    private final AtomicLong tested = new AtomicLong();
+    private final AtomicLong kept = new AtomicLong();
+    private volatile boolean off;
+    private volatile LongKeys ints;
+    private volatile LongKeys longs;
+
+    KeyTest(Set<?> keys, boolean normalized) {
+      this.keys = keys;
+      this.normalized = normalized;
+    }
+
+    /** Whether a value (as Calcite's runtime holds it, not null) is a key. */
+    boolean contains(Object value) {
+      return keys.contains(normalized ? key(value) : value);
+    }
+
+    /** Whether the test no longer pays and batches pass whole. */
+    boolean off() {
+      return off;
+    }
+
+    /** Counts a batch's rows tested and kept; turns the test off once it keeps most rows. */
+    void counted(int testedRows, int keptRows) {
+      long t = tested.addAndGet(testedRows);
+      long k = kept.addAndGet(keptRows);
+      if (t >= SAMPLE && k * 5 > t * 4) {
+        off = true;
+      }
+    }
+
+    /**
+     * The keys a column of primitive values can equal, as longs: for a column whose values are
+     * Integers ({@code intValues}) the Integer keys (Long keys when they are compared as {@link
+     * #key}s), else the Long keys.
+     */
+    LongKeys primitive(boolean intValues) {
+      boolean integers = intValues && !normalized;
+      LongKeys built = integers ? ints : longs;
+      if (built == null) {
+        synchronized (this) {
+          built = integers ? ints : longs;
+          if (built == null) {
+            built = LongKeys.of(keys, integers ? Integer.class : Long.class);
+            if (integers) {
+              ints = built;
+            } else {
+              longs = built;
+            }
+          }
+        }
+      }
+      return built;
+    }
+
+    @Override
+    public String toString() {
+      return keys.size() + " build keys";
+    }
+  }
+
+  /** A set of longs: a bitmap over their range when it is dense enough, else open addressing. */
+  abstract static class LongKeys {
+    abstract boolean contains(long value);
+
+    static LongKeys of(Set<?> keys, Class<?> kind) {
+      int count = 0;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (Object key : keys) {
+        if (kind.isInstance(key)) {
+          long value = ((Number) key).longValue();
+          min = Math.min(min, value);
+          max = Math.max(max, value);
+          count++;
+        }
+      }
+      long[] values = new long[count];
+      int i = 0;
+      for (Object key : keys) {
+        if (kind.isInstance(key) && i < count) {
+          values[i++] = ((Number) key).longValue();
+        }
+      }
+      if (count == 0) {
+        return new Hashed(values, 0);
+      }
+      // a bit a value of the range when that costs no more than 128 bits a key (16 bytes)
+      long span = max - min;
+      if (span >= 0 && span < Math.max(128L * count, 1L << 16)) {
+        return new Bitmap(values, min, span);
+      }
+      return new Hashed(values, count);
+    }
+  }
+
+  private static final class Bitmap extends LongKeys {
+    private final long min;
+    private final long span;
+    private final long[] words;
+
+    Bitmap(long[] values, long min, long span) {
+      this.min = min;
+      this.span = span;
+      this.words = new long[(int) (span >>> 6) + 1];
+      for (long value : values) {
+        long offset = value - min;
+        words[(int) (offset >>> 6)] |= 1L << offset;
       }
     }
 
     @Override
-    public Object[] current() {
-      return rows.current();
+    boolean contains(long value) {
+      long offset = value - min;
+      return offset >= 0 && offset <= span && (words[(int) (offset >>> 6)] & (1L << offset)) != 0;
+    }
+  }
+
+  private static final class Hashed extends LongKeys {
+    private final long[] slots;
+    private final int mask;
+    private final int shift;
+    private boolean zero;
+
+    Hashed(long[] values, int count) {
+      int capacity = Integer.highestOneBit(Math.max(4, count) * 2 - 1) << 1;
+      this.slots = new long[capacity];
+      this.mask = capacity - 1;
+      this.shift = 64 - Integer.numberOfTrailingZeros(capacity);
+      for (long value : values) {
+        if (value == 0) {
+          zero = true;
+          continue;
+        }
+        int slot = slot(value);
+        while (slots[slot] != 0 && slots[slot] != value) {
+          slot = (slot + 1) & mask;
+        }
+        slots[slot] = value;
+      }
+    }
+
+    private int slot(long value) {
+      return (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
     }
 
     @Override
-    public boolean moveNext() {
-      while (rows.moveNext()) {
-        if (matches(rows.current())) {
+    boolean contains(long value) {
+      if (value == 0) {
+        return zero;
+      }
+      int slot = slot(value);
+      long held;
+      while ((held = slots[slot]) != 0) {
+        if (held == value) {
           return true;
         }
+        slot = (slot + 1) & mask;
       }
       return false;
-    }
-
-    private boolean matches(Object[] row) {
-      for (int i = 0; i < targets.length; i++) {
-        Object value = row[targets[i].column()];
-        if (value == null) {
-          return false;
-        }
-        if (!keys[i].contains(targets[i].normalized() ? key(value) : value)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public void reset() {
-      rows.reset();
-    }
-
-    @Override
-    public void close() {
-      rows.close();
     }
   }
 }

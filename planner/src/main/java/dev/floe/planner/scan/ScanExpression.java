@@ -57,7 +57,12 @@ public record ScanExpression(
     /** A string column matching a {@link LikePattern} (the literal). */
     LIKE,
     /** {@code NOT (col LIKE pattern)}: NULL for NULL, as LIKE is. */
-    NOT_LIKE
+    NOT_LIKE,
+    /**
+     * A column's value is among a hash join's build keys (the literal, a {@link
+     * RuntimeFilter.KeyTest}): added while the statement runs, never planned.
+     */
+    IN_KEYS
   }
 
   /** The types of values. */
@@ -85,6 +90,18 @@ public record ScanExpression(
   /** A constant, not NULL. */
   public static ScanExpression literal(Object value, Type type, int precision, int scale) {
     return new ScanExpression(Op.LITERAL, type, precision, scale, -1, value, List.of());
+  }
+
+  /** A run-time filter's test of a column's values against a build side's keys. */
+  static ScanExpression keyTest(int column, RuntimeFilter.KeyTest keys) {
+    return new ScanExpression(
+        Op.IN_KEYS,
+        Type.BOOLEAN,
+        0,
+        0,
+        -1,
+        keys,
+        List.of(new ScanExpression(Op.COLUMN, Type.LONG, 0, 0, column, null, List.of())));
   }
 
   /** An operation on operands. */
@@ -138,6 +155,8 @@ public record ScanExpression(
         return operands.get(0).describe(names)
             + (op == Op.LIKE ? " LIKE " : " NOT LIKE ")
             + literal;
+      case IN_KEYS:
+        return operands.get(0).describe(names) + " IN (" + literal + ")";
       case CASE:
         {
           StringBuilder text = new StringBuilder("CASE");
@@ -286,6 +305,11 @@ public record ScanExpression(
           return a == null
               ? null
               : ((LikePattern) literal).matches(a.toString()) == (op == Op.LIKE);
+        }
+      case IN_KEYS:
+        {
+          Object a = operands.get(0).evaluate(row);
+          return a == null ? null : ((RuntimeFilter.KeyTest) literal).contains(a);
         }
       default:
         {
