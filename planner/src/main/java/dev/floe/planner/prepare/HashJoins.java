@@ -363,6 +363,7 @@ public final class HashJoins {
     private final @Nullable EqualityComparer<K> comparer;
     private final boolean keepRows;
     private final MemoryBudget memory;
+    private final long lookupBytes;
     private final int depth;
 
     /** The bytes this build side may hold before it spills (besides the budget's own limit). */
@@ -411,6 +412,8 @@ public final class HashJoins {
       this.comparer = comparer;
       this.keepRows = keepRows;
       this.memory = statement.memory();
+      // a key's share of the lookup a probe scan builds from the published keys
+      this.lookupBytes = spec.slot == null ? 0 : RuntimeFilter.LOOKUP_BYTES_PER_KEY;
       this.depth = 0;
       this.folder = new JoinSpill.Folder("floe-join-", memory, "the hash join " + spec);
       long limit = memory.limit();
@@ -430,6 +433,7 @@ public final class HashJoins {
       this.comparer = parent.comparer;
       this.keepRows = parent.keepRows;
       this.memory = parent.memory;
+      this.lookupBytes = 0; // a partition's keys are not published
       this.depth = parent.depth + 1;
       this.folder = parent.folder;
       this.share = Long.MAX_VALUE;
@@ -501,9 +505,9 @@ public final class HashJoins {
               pending += size(current) + (marking ? 32 : 8);
               continue;
             }
-            pending += size(current) + Sizes.of(key) + (marking ? 72 : 48);
+            pending += size(current) + Sizes.of(key) + (marking ? 72 : 48) + lookupBytes;
           } else if (table.putIfAbsent(key, Boolean.TRUE) == null) {
-            pending += Sizes.of(key) + 48;
+            pending += Sizes.of(key) + 48 + lookupBytes;
           } else {
             continue;
           }

@@ -36,6 +36,12 @@ public final class RuntimeFilter {
   /** The most keys pushed into a scan as a list of values (Iceberg tests dictionaries with it). */
   static final int IN_LIST_LIMIT = 256;
 
+  /**
+   * The most bytes a key takes in the lookup a scan builds to test rows ({@link LongKeys}): a join
+   * that publishes its keys counts them in its memory.
+   */
+  public static final int LOOKUP_BYTES_PER_KEY = 32;
+
   private RuntimeFilter() {}
 
   /**
@@ -339,9 +345,9 @@ public final class RuntimeFilter {
    *
    * <p>On a column of INTEGER, DATE, BIGINT, TIME or TIMESTAMP values the keys are looked up as
    * primitive longs, in a bitmap over their range when it is dense enough and in an open-addressing
-   * set otherwise, built once per statement and kind of column (at most 16 bytes a key, next to the
-   * 48 or more the join's own table holds for each). Keys that are not of the class the column's
-   * values take can equal none of them and are left out.
+   * set otherwise, built once per statement and kind of column (at most {@link
+   * #LOOKUP_BYTES_PER_KEY} bytes a key, counted by the join in the statement's memory). Keys that
+   * are not of the class the column's values take can equal none of them and are left out.
    *
    * <p>The test stops itself when it keeps most rows: once {@value #SAMPLE} rows were tested and
    * more than four in five were kept, every later batch is passed whole (the join drops the rows
@@ -438,7 +444,8 @@ public final class RuntimeFilter {
       if (count == 0) {
         return new Hashed(values, 0);
       }
-      // a bit a value of the range when that costs no more than 128 bits a key (16 bytes)
+      // a bit a value of the range when that costs no more than 128 bits a key (16 bytes); else
+      // at most 4 slots a key (32 bytes: LOOKUP_BYTES_PER_KEY)
       long span = max - min;
       if (span >= 0 && span < Math.max(128L * count, 1L << 16)) {
         return new Bitmap(values, min, span);
