@@ -311,6 +311,38 @@ class HashJoinTest {
   }
 
   @Test
+  void anAntiJoinOfASmallLeftSideKeepsEachUnmatchedLeftRowAndNullKeysInAndPastTheBudget()
+      throws SQLException {
+    // NOT EXISTS with a residual condition: the hash table is built on the 30 left rows, their
+    // keys filter the scan of the right side, and each left row no right row matches (the
+    // residual holding) is emitted once, as often as it is in the left side, a NULL key's rows too
+    List<ProbeRow> few = fewTwice();
+    List<String> expected = new ArrayList<>();
+    for (ProbeRow f : few) {
+      if (probe.stream().noneMatch(p -> sameNumber(p.k(), f.k()) && p.id() > f.id() + 4150)) {
+        expected.add(f.id() + " " + f.k());
+      }
+    }
+    assertThat(expected).anyMatch(line -> line.endsWith(" null"));
+    assertThat(expected).hasSizeGreaterThan(new java.util.HashSet<>(expected).size());
+    assertThat(expected).hasSizeLessThan(few.size());
+    String sql =
+        "SELECT f.id, f.k FROM few_twice f WHERE NOT EXISTS"
+            + " (SELECT 1 FROM probe p WHERE p.k = f.k AND p.id > f.id + 4150)";
+    assertThat(Sql.sorted(Sql.lines(connection, sql))).isEqualTo(Sql.sorted(expected));
+    long keys = few.stream().map(ProbeRow::k).filter(Objects::nonNull).distinct().count();
+    assertThat(String.join("\n", Sql.column(connection, "EXPLAIN ANALYZE " + sql)))
+        .contains("run-time filter: k from the join on k = k: " + keys + " keys");
+    // past the budget the left side goes to partition files, its NULL keys with them
+    try (Connection small =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?memoryBudget=1kB")) {
+      assertThat(Sql.sorted(Sql.lines(small, sql))).isEqualTo(Sql.sorted(expected));
+      assertThat(String.join("\n", Sql.column(small, "EXPLAIN ANALYZE " + sql)))
+          .contains("rows written to disk by joins, sorts and aggregates that did not fit: ");
+    }
+  }
+
+  @Test
   void aSemiJoinOfASmallLeftSideFiltersTheGroupsOfAnAggregatingScan() throws SQLException {
     // the right side groups the whole probe table in its scan: the left side's keys make the scan
     // read only the rows of those keys

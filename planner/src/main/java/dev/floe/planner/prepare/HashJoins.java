@@ -39,9 +39,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       condition fails for them all too);
  *   <li>the build side's keys are published to the probe side's scans ({@link RuntimeFilter})
  *       before the probe side is opened;
- *   <li>an inner, left or semi-join whose left input is estimated much smaller builds on the left
- *       input instead (a semi-join then marks the left rows the right rows match, and emits each
- *       marked row once at the end);
+ *   <li>an inner, left, semi- or anti-join whose left input is estimated much smaller builds on the
+ *       left input instead (a semi- or anti-join then marks the left rows the right rows match, and
+ *       emits each marked row, or each unmarked one, once at the end);
  *   <li>keys of different types (INTEGER and BIGINT, decimals of different scales) are compared as
  *       numbers ({@link RuntimeFilter#key}).
  * </ul>
@@ -147,14 +147,14 @@ public final class HashJoins {
       Spec spec,
       boolean anti) {
     Cancellation statement = Cancellation.current();
-    if (spec.buildLeft && !anti) {
+    if (spec.buildLeft) {
       return new AbstractEnumerable<L>() {
         @Override
         public Enumerator<L> enumerator() {
           Build<R, L, K> build =
               new Build<>(root, spec, statement, rightKey, leftKey, comparer, true);
           build.marking = true;
-          return open(build, left, right, (b, probe) -> new SemiRight<>(b, probe, predicate));
+          return open(build, left, right, (b, probe) -> new SemiRight<>(b, probe, predicate, anti));
         }
       };
     }
@@ -1024,18 +1024,25 @@ public final class HashJoins {
   }
 
   /**
-   * The left rows of a semi-join built on its left input: each right row marks the left rows of its
-   * key it matches (the residual condition holding for the pair), then each marked left row is
-   * emitted once, however many right rows matched it. A left row of a NULL key is never marked.
+   * The left rows of a semi- or anti-join built on its left input: each right row marks the left
+   * rows of its key it matches (the residual condition holding for the pair), then each marked left
+   * row (a semi-join) or each left row left unmarked (an anti-join) is emitted once, however many
+   * right rows matched it. A left row of a NULL key is never marked: an anti-join keeps it.
    */
   private static final class SemiRight<L, R, K> extends ProbeSide<R, L, K, L> {
     private final @Nullable Predicate2<L, R> predicate;
+    private final boolean anti;
     private @Nullable MarkedRows kept;
     private @Nullable L current;
 
-    SemiRight(Build<R, L, K> build, Enumerable<R> right, @Nullable Predicate2<L, R> predicate) {
+    SemiRight(
+        Build<R, L, K> build,
+        Enumerable<R> right,
+        @Nullable Predicate2<L, R> predicate,
+        boolean anti) {
       super(build, right);
       this.predicate = predicate;
+      this.anti = anti;
     }
 
     @Override
@@ -1048,9 +1055,15 @@ public final class HashJoins {
     public boolean moveNext() {
       if (kept == null) {
         probe();
-        kept = new MarkedRows(build, build.table.values().iterator());
+        if (anti) {
+          List<Object> all = new ArrayList<>(build.unkeyed);
+          all.addAll(build.table.values());
+          kept = new MarkedRows(build, all.iterator());
+        } else {
+          kept = new MarkedRows(build, build.table.values().iterator());
+        }
       }
-      Marked marked = kept.next(true);
+      Marked marked = kept.next(!anti);
       if (marked == null) {
         return false;
       }

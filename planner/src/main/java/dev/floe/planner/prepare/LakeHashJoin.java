@@ -233,7 +233,7 @@ final class LakeHashJoin extends EnumerableHashJoin {
     RuntimeFilter.Slot slot = null;
     if ((type == JoinRelType.INNER
             || type == JoinRelType.SEMI
-            || (type == JoinRelType.LEFT && buildLeft))
+            || ((type == JoinRelType.LEFT || type == JoinRelType.ANTI) && buildLeft))
         && info.leftKeys.size() == 1
         && !probeTypes.get(0).isStruct()
         && probeTypes.get(0).getComponentType() == null
@@ -257,15 +257,17 @@ final class LakeHashJoin extends EnumerableHashJoin {
   }
 
   /**
-   * Whether an inner, left or semi-join builds its hash table on its left input: when that input is
-   * estimated to hold less than half the rows of the right one (the join order puts the larger
-   * input first as often as not, a left join's preserved side may be the smaller one, and a
-   * semi-join's right side may be a whole table's rows or groups). An anti-join always builds on
-   * its right.
+   * Whether an inner, left, semi- or anti-join builds its hash table on its left input: when that
+   * input is estimated to hold less than half the rows of the right one (the join order puts the
+   * larger input first as often as not, a left join's preserved side may be the smaller one, and a
+   * semi- or anti-join's right side may be a whole table's rows or groups).
    */
   private static boolean buildsLeft(Join join) {
     JoinRelType type = join.getJoinType();
-    if (type != JoinRelType.INNER && type != JoinRelType.LEFT && type != JoinRelType.SEMI) {
+    if (type != JoinRelType.INNER
+        && type != JoinRelType.LEFT
+        && type != JoinRelType.SEMI
+        && type != JoinRelType.ANTI) {
       return false;
     }
     RelMetadataQuery mq = join.getCluster().getMetadataQuery();
