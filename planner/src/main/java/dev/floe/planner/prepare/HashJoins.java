@@ -6,9 +6,7 @@ import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -381,7 +379,7 @@ public final class HashJoins {
     /** Whether the rows it reads are keys (a spilled build side of a join that keeps no rows). */
     private boolean keyed;
 
-    private Map<Object, Object> table = new HashMap<>();
+    private KeyTable table = new KeyTable();
     private long reserved;
     private long pending;
     private final Range range = new Range();
@@ -499,7 +497,7 @@ public final class HashJoins {
               if (before instanceof Chain chain) {
                 chain.add(row);
               } else {
-                table.put(key, new Chain(before, row));
+                table.replace(key, new Chain(before, row));
                 pending += 40;
               }
               pending += size(current) + (marking ? 32 : 8);
@@ -568,7 +566,7 @@ public final class HashJoins {
           if (spill(e)) {
             return;
           }
-          table = new HashMap<>();
+          table = new KeyTable();
           throw e;
         }
         reserved += bytes;
@@ -592,9 +590,8 @@ public final class HashJoins {
       JoinSpill.Partitions written =
           new JoinSpill.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
       try {
-        for (Map.Entry<Object, Object> entry : table.entrySet()) {
-          Object key = entry.getKey();
-          Object value = entry.getValue();
+        for (Object key : table.keySet()) {
+          Object value = table.get(key);
           if (!keepRows) {
             written.add(key, bare(key));
             continue;
@@ -618,7 +615,7 @@ public final class HashJoins {
         throw e;
       }
       parts = written;
-      table = new HashMap<>();
+      table = new KeyTable();
       unkeyed.clear();
       memory.release(reserved);
       reserved = 0;
@@ -689,7 +686,7 @@ public final class HashJoins {
     }
 
     void close() {
-      table = new HashMap<>();
+      table = new KeyTable();
       unkeyed.clear();
       JoinSpill.Partitions spilled = parts;
       if (spilled != null) {
