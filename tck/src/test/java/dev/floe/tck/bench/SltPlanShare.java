@@ -98,6 +98,8 @@ public final class SltPlanShare {
     for (String file : files) {
       Path lake = Files.createTempDirectory("floe-slt-plans");
       int[] seen = {0};
+      int plansBefore = tally.plans;
+      long fileStart = System.nanoTime();
       try {
         SltQueries.Visited visited =
             SltQueries.visit(
@@ -119,6 +121,14 @@ public final class SltPlanShare {
         read += visited.visited();
         skipped += visited.skipped();
         visited.failures().forEach(f -> failures.add(file + ": " + f));
+        System.out.printf(
+            Locale.ROOT,
+            "%-45s %,6d queries run by the test, %,6d explained, %,5d skipped; %6.1f s%n",
+            file,
+            visited.visited(),
+            tally.plans - plansBefore,
+            visited.skipped(),
+            (System.nanoTime() - fileStart) / 1e9);
       } catch (SQLException e) {
         failures.add(file + ": " + e.getSQLState() + " " + e.getMessage());
       } finally {
@@ -127,6 +137,7 @@ public final class SltPlanShare {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
 
+    System.out.println();
     System.out.printf(
         Locale.ROOT,
         "SQL Logic Test plans (%s set%s): %d files, %,d queries the test runs (%,d skipped as"

@@ -10,9 +10,9 @@ import net.hydromatic.sqllogictest.OptionsParser;
 import net.hydromatic.sqllogictest.SltTestFile;
 
 /**
- * The queries {@link SqlLogicTest} runs, for programs outside this package: the same files, each
- * on a fresh lake with the same statements run and the same queries skipped ({@link
- * Unsupported}), every other query handed to a {@link Visitor} instead of being run.
+ * The queries {@link SqlLogicTest} runs, for programs outside this package: the same files, each on
+ * a fresh lake with the same statements run and the same queries skipped ({@link Unsupported}),
+ * every other query handed to a {@link Visitor} instead of being run.
  */
 public final class SltQueries {
   /** What is done with each query that the SQL Logic Test would run. */
