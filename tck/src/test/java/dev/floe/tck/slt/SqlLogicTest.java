@@ -52,12 +52,17 @@ class SqlLogicTest {
     if (!chosen.isBlank()) {
       return Stream.of(chosen.split(",")).map(String::strip);
     }
+    return files(Boolean.getBoolean("slt.more")).stream();
+  }
+
+  /** The files every build runs, and with {@code more} those of the {@code slt} profile. */
+  static List<String> files(boolean more) {
     List<String> files = new ArrayList<>(CORE);
     files.addAll(evidenceFiles());
-    if (Boolean.getBoolean("slt.more")) {
+    if (more) {
       files.addAll(MORE);
     }
-    return files.stream();
+    return files;
   }
 
   @ParameterizedTest(name = "{0}")
