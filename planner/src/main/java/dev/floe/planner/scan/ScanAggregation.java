@@ -1,6 +1,8 @@
 package dev.floe.planner.scan;
 
 import dev.floe.planner.scan.LakeAggregation.Call;
+import dev.floe.planner.session.Cancellation;
+import dev.floe.planner.session.MemoryBudget;
 import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,7 +32,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * at row groups and read on the scan workers (piece {@code i} on worker {@code i mod n}), each
  * piece aggregated straight from the decoded column batches into a {@link GroupTable} of its own;
  * the tables are merged in piece order on the statement's thread, so groups come out as one pass
- * would list them.
+ * would list them. Every table's groups, and the result rows, count against the statement's memory
+ * budget while the scan runs ({@link GroupTable.Memory}); past it the scan fails with 53200.
  *
  * <p>What manifests answer: {@code COUNT(*)} (the record count), {@code COUNT(col)} (value count
  * less null count), {@code MIN}/{@code MAX} of BOOLEAN, numeric, DATE, TIME and TIMESTAMP columns
@@ -46,9 +49,11 @@ final class ScanAggregation {
   private final LakeAggregation aggregation;
   private final Type[] columnTypes;
   private final int[] fieldIds;
+  private final GroupTable.Memory memory;
 
-  private ScanAggregation(LakeScanSpec spec, Schema schema) {
+  private ScanAggregation(LakeScanSpec spec, Schema schema, GroupTable.Memory memory) {
     this.spec = spec;
+    this.memory = memory;
     this.aggregation = spec.aggregation();
     List<Types.NestedField> all = schema.columns();
     this.columnTypes = new Type[spec.columns().size()];
@@ -63,7 +68,19 @@ final class ScanAggregation {
   /** The result rows of an aggregating scan. */
   static List<Object[]> rows(DataContext root, LakeScanSpec spec) {
     LakeScan.Target target = LakeScan.target(spec);
-    ScanAggregation scan = new ScanAggregation(spec, target.schema());
+    PinnedTable pinned = target.pinned();
+    GroupTable.Memory memory =
+        new GroupTable.Memory(
+            Cancellation.current().memory(), "the aggregate in the scan of " + pinned.name());
+    try {
+      return rows(root, spec, target, new ScanAggregation(spec, target.schema(), memory));
+    } finally {
+      memory.close();
+    }
+  }
+
+  private static List<Object[]> rows(
+      DataContext root, LakeScanSpec spec, LakeScan.Target target, ScanAggregation scan) {
     if (target.snapshotId() == null) {
       return scan.newTable().rows();
     }
@@ -110,11 +127,16 @@ final class ScanAggregation {
         total =
             scan.parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
         // A REAL/DOUBLE MAX that met NaN: only one pass in scan order gives Calcite's answer.
-        total = total.ordered() ? total : null;
+        if (!total.ordered()) {
+          total.release();
+          total = null;
+        }
       }
       if (total == null) {
         total = scan.serial(pieces, reader, cancel);
       }
+      total.reserve();
+      scan.memory.reserve(total.rowBytes(), total.groups());
       List<Object[]> rows = total.rows();
       if (stats != null) {
         stats.rowsReturned(rows.size());
@@ -128,7 +150,7 @@ final class ScanAggregation {
   }
 
   private GroupTable newTable() {
-    return new GroupTable(aggregation, columnTypes);
+    return new GroupTable(aggregation, columnTypes, memory);
   }
 
   /** Reads every piece on the statement's thread, in order, into one table. */
@@ -181,6 +203,7 @@ final class ScanAggregation {
               try {
                 GroupTable table = newTable();
                 reader.read(toRead.get(t), table, out::check);
+                table.reserve();
                 piece = new Piece(table, null);
               } catch (ScanWorkers.Stopped e) {
                 return false;
@@ -210,7 +233,12 @@ final class ScanAggregation {
 
   /** How many of the files a scan plans its manifests can answer, for EXPLAIN. */
   static long answerableFiles(LakeScanSpec spec, Iterable<FileScanTask> files, Schema schema) {
-    ScanAggregation scan = new ScanAggregation(spec, schema);
+    ScanAggregation scan =
+        new ScanAggregation(
+            spec,
+            schema,
+            // tables of a file each, dropped at once: nothing to reserve
+            new GroupTable.Memory(MemoryBudget.UNLIMITED, "the aggregate in a scan"));
     long answerable = 0;
     for (FileScanTask file : files) {
       if (scan.fromMetadata(file) != null) {
