@@ -7,7 +7,9 @@ import dev.floe.planner.session.MemoryBudget;
 import dev.floe.planner.session.Sizes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -380,7 +382,7 @@ public final class HashJoins {
     /** Whether the rows it reads are keys (a spilled build side of a join that keeps no rows). */
     private boolean keyed;
 
-    private KeyTable table = new KeyTable();
+    private Map<Object, Object> table = new HashMap<>();
     private long reserved;
     private long pending;
     private final Range range = new Range();
@@ -498,7 +500,7 @@ public final class HashJoins {
               if (before instanceof Chain chain) {
                 chain.add(row);
               } else {
-                table.replace(key, new Chain(before, row));
+                table.put(key, new Chain(before, row));
                 pending += 40;
               }
               pending += size(current) + (marking ? 32 : 8);
@@ -567,7 +569,7 @@ public final class HashJoins {
           if (spill(e)) {
             return;
           }
-          table = new KeyTable();
+          table = new HashMap<>();
           throw e;
         }
         reserved += bytes;
@@ -591,8 +593,9 @@ public final class HashJoins {
       JoinSpill.Partitions written =
           new JoinSpill.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
       try {
-        for (Object key : table.keySet()) {
-          Object value = table.get(key);
+        for (Map.Entry<Object, Object> entry : table.entrySet()) {
+          Object key = entry.getKey();
+          Object value = entry.getValue();
           if (!keepRows) {
             written.add(key, bare(key));
             continue;
@@ -616,7 +619,7 @@ public final class HashJoins {
         throw e;
       }
       parts = written;
-      table = new KeyTable();
+      table = new HashMap<>();
       unkeyed.clear();
       memory.release(reserved);
       reserved = 0;
@@ -687,7 +690,7 @@ public final class HashJoins {
     }
 
     void close() {
-      table = new KeyTable();
+      table = new HashMap<>();
       unkeyed.clear();
       JoinSpill.Partitions spilled = parts;
       if (spilled != null) {
