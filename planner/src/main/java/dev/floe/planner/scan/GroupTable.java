@@ -1,8 +1,6 @@
 package dev.floe.planner.scan;
 
 import dev.floe.planner.scan.LakeAggregation.Call;
-import dev.floe.planner.session.MemoryBudget;
-import dev.floe.planner.session.Sizes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,11 +19,6 @@ import org.apache.iceberg.types.Type;
  * table of primitives, without boxing: two values are one group when their bits are equal, which is
  * what {@code equals} of their boxes compares), then each call adds its argument column into the
  * groups' accumulators in one loop.
- *
- * <p>Each new group counts against the statement's memory budget ({@link Memory}) with its
- * estimated size: its key (measured for the first groups, then for every 16th, the last measure
- * standing for the groups between), its accumulators ({@link Accumulator#bytes}), its slots in the
- * arrays of keys and accumulators, and its entry in the table that finds it.
  *
  * <p>Not thread-safe: each worker fills its own tables.
  */
@@ -75,30 +68,13 @@ final class GroupTable implements TaskReader.RowSink {
    */
   private int[] groupOf = new int[0];
 
-  private final Memory memory;
-
-  /** The estimated bytes of a group besides its key's. */
-  private final long groupBytes;
-
-  /** The estimated bytes of groups added since the last reservation, and those reserved. */
-  private long pending;
-
-  private long reserved;
-
-  /** Groups whose key was measured or stood for by the last measure, and that measure. */
-  private long sized;
-
-  private long keyBytes;
-
   /**
    * An empty table.
    *
    * @param aggregation what to compute
    * @param columnTypes the Iceberg types of the scan's columns
-   * @param memory the statement's memory, which the table's groups count against
    */
-  GroupTable(LakeAggregation aggregation, Type[] scanColumnTypes, Memory memory) {
-    this.memory = memory;
+  GroupTable(LakeAggregation aggregation, Type[] scanColumnTypes) {
     this.width = scanColumnTypes.length;
     List<ScanExpression> computed = aggregation.computed();
     this.expressions = computed.toArray(new ScanExpression[0]);
@@ -132,117 +108,13 @@ final class GroupTable implements TaskReader.RowSink {
         groups.length == 2 && integral(columnTypes[groups[0]]) && integral(columnTypes[groups[1]])
             ? new PrimitiveGroups()
             : null;
-    // a slot in the keys and in each call's accumulators, arrays that grow by doubling
-    long bytes = 8L * (1 + calls.size());
-    for (int c = 0; c < calls.size(); c++) {
-      bytes += Accumulator.of(calls.get(c), argTypes[c]).bytes();
-    }
-    // the entry that finds the group: two slots of a table of primitives kept at most half full, or
-    // a HashMap node, its slot and the boxed group number
-    this.groupBytes = bytes + (byBits != null || byPair != null ? 32 : byKey != null ? 56 : 0);
     if (groups.length == 0) {
       add(null); // one group, whether or not a row comes
     }
   }
 
-  /**
-   * The statement's memory an aggregating scan's tables hold, reserved in its {@link MemoryBudget}:
-   * each table adds up its new groups' estimated bytes and reserves them some at a time ({@link
-   * #chunk}: a 64th of a small budget, 64 KiB of a large one), the workers' tables and the table
-   * they are merged into alike, so that the statement fails with 53200 before its groups outgrow
-   * the budget. A table merged into another gives its bytes back; whatever is still held is given
-   * back when the scan ends, whether it answered or failed. Thread-safe.
-   */
-  static final class Memory {
-    private final MemoryBudget budget;
-    private final String operator;
-    private final long chunk;
-    private long held;
-    private boolean closed;
-
-    /**
-     * @param budget the statement's budget
-     * @param operator the aggregate as a 53200 message names it
-     */
-    Memory(MemoryBudget budget, String operator) {
-      this.budget = budget;
-      this.operator = operator;
-      long limit = budget.limit();
-      this.chunk =
-          limit == Long.MAX_VALUE ? 64L << 10 : Math.max(1, Math.min(64L << 10, limit / 64));
-    }
-
-    /**
-     * Reserves {@code bytes} for a table of {@code groups} groups; nothing once the scan ended (a
-     * worker still stopping).
-     *
-     * @throws dev.floe.error.FloeException OUT_OF_MEMORY (53200) past the budget
-     */
-    synchronized void reserve(long bytes, int groups) {
-      if (!closed) {
-        budget.reserve(bytes, operator + " holding " + groups + " groups");
-        held += bytes;
-      }
-    }
-
-    synchronized void release(long bytes) {
-      if (!closed) {
-        budget.release(bytes);
-        held -= bytes;
-      }
-    }
-
-    /** Gives back everything the scan's tables hold: the scan ended. */
-    synchronized void close() {
-      if (!closed) {
-        closed = true;
-        budget.release(held);
-        held = 0;
-      }
-    }
-  }
-
-  /** Reserves the bytes of the groups added since the last reservation. */
-  void reserve() {
-    if (pending > 0) {
-      long bytes = pending;
-      pending = 0;
-      memory.reserve(bytes, size);
-      reserved += bytes;
-    }
-  }
-
-  /** Gives back the bytes this table reserved: it was merged into another, or dropped. */
-  void release() {
-    memory.release(reserved);
-    reserved = 0;
-    pending = 0;
-  }
-
-  /** The number of groups. */
-  int groups() {
-    return size;
-  }
-
-  /**
-   * The estimated bytes of the result rows of this table ({@link #rows}): an array per group, its
-   * boxed results, the list's slot.
-   */
-  long rowBytes() {
-    return (long) size
-        * (16 + 4L * (groups.length + accumulators.length) + 24L * accumulators.length + 8);
-  }
-
   /** Adds a new group with key {@code key}, returning its number. */
   private int add(Object key) {
-    if (sized < 1024 || (sized & 15) == 0) {
-      keyBytes = Sizes.of(key);
-    }
-    sized++;
-    pending += groupBytes + keyBytes;
-    if (pending >= memory.chunk) {
-      reserve();
-    }
     if (size == keys.length) {
       int capacity = size * 2;
       keys = Arrays.copyOf(keys, capacity);
@@ -625,7 +497,6 @@ final class GroupTable implements TaskReader.RowSink {
         }
       }
     }
-    later.release();
   }
 
   /** Whether merging pieces in order gave the one-pass values (see {@link Accumulator}). */

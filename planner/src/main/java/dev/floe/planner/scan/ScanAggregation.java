@@ -1,8 +1,6 @@
 package dev.floe.planner.scan;
 
 import dev.floe.planner.scan.LakeAggregation.Call;
-import dev.floe.planner.session.Cancellation;
-import dev.floe.planner.session.MemoryBudget;
 import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,8 +30,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * at row groups and read on the scan workers (piece {@code i} on worker {@code i mod n}), each
  * piece aggregated straight from the decoded column batches into a {@link GroupTable} of its own;
  * the tables are merged in piece order on the statement's thread, so groups come out as one pass
- * would list them. Every table's groups, and the result rows, count against the statement's memory
- * budget while the scan runs ({@link GroupTable.Memory}); past it the scan fails with 53200.
+ * would list them.
  *
  * <p>What manifests answer: {@code COUNT(*)} (the record count), {@code COUNT(col)} (value count
  * less null count), {@code MIN}/{@code MAX} of BOOLEAN, numeric, DATE, TIME and TIMESTAMP columns
@@ -49,11 +46,9 @@ final class ScanAggregation {
   private final LakeAggregation aggregation;
   private final Type[] columnTypes;
   private final int[] fieldIds;
-  private final GroupTable.Memory memory;
 
-  private ScanAggregation(LakeScanSpec spec, Schema schema, GroupTable.Memory memory) {
+  private ScanAggregation(LakeScanSpec spec, Schema schema) {
     this.spec = spec;
-    this.memory = memory;
     this.aggregation = spec.aggregation();
     List<Types.NestedField> all = schema.columns();
     this.columnTypes = new Type[spec.columns().size()];
@@ -68,19 +63,7 @@ final class ScanAggregation {
   /** The result rows of an aggregating scan. */
   static List<Object[]> rows(DataContext root, LakeScanSpec spec) {
     LakeScan.Target target = LakeScan.target(spec);
-    PinnedTable pinned = target.pinned();
-    GroupTable.Memory memory =
-        new GroupTable.Memory(
-            Cancellation.current().memory(), "the aggregate in the scan of " + pinned.name());
-    try {
-      return rows(root, spec, target, new ScanAggregation(spec, target.schema(), memory));
-    } finally {
-      memory.close();
-    }
-  }
-
-  private static List<Object[]> rows(
-      DataContext root, LakeScanSpec spec, LakeScan.Target target, ScanAggregation scan) {
+    ScanAggregation scan = new ScanAggregation(spec, target.schema());
     if (target.snapshotId() == null) {
       return scan.newTable().rows();
     }
@@ -127,16 +110,11 @@ final class ScanAggregation {
         total =
             scan.parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
         // A REAL/DOUBLE MAX that met NaN: only one pass in scan order gives Calcite's answer.
-        if (!total.ordered()) {
-          total.release();
-          total = null;
-        }
+        total = total.ordered() ? total : null;
       }
       if (total == null) {
         total = scan.serial(pieces, reader, cancel);
       }
-      total.reserve();
-      scan.memory.reserve(total.rowBytes(), total.groups());
       List<Object[]> rows = total.rows();
       if (stats != null) {
         stats.rowsReturned(rows.size());
@@ -150,7 +128,7 @@ final class ScanAggregation {
   }
 
   private GroupTable newTable() {
-    return new GroupTable(aggregation, columnTypes, memory);
+    return new GroupTable(aggregation, columnTypes);
   }
 
   /** Reads every piece on the statement's thread, in order, into one table. */
@@ -203,7 +181,6 @@ final class ScanAggregation {
               try {
                 GroupTable table = newTable();
                 reader.read(toRead.get(t), table, out::check);
-                table.reserve();
                 piece = new Piece(table, null);
               } catch (ScanWorkers.Stopped e) {
                 return false;
@@ -233,12 +210,7 @@ final class ScanAggregation {
 
   /** How many of the files a scan plans its manifests can answer, for EXPLAIN. */
   static long answerableFiles(LakeScanSpec spec, Iterable<FileScanTask> files, Schema schema) {
-    ScanAggregation scan =
-        new ScanAggregation(
-            spec,
-            schema,
-            // tables of a file each, dropped at once: nothing to reserve
-            new GroupTable.Memory(MemoryBudget.UNLIMITED, "the aggregate in a scan"));
+    ScanAggregation scan = new ScanAggregation(spec, schema);
     long answerable = 0;
     for (FileScanTask file : files) {
       if (scan.fromMetadata(file) != null) {
