@@ -67,17 +67,36 @@ public final class HashJoins {
     private final boolean singleKey;
     private final boolean buildLeft;
 
+    /**
+     * Whether the probe side is opened before the build side is read: the build side's scans are
+     * filtered by keys a join under the probe side publishes when it is opened ({@link
+     * LakeHashJoin#replace}).
+     */
+    private final boolean probeFirst;
+
     Spec(
         String name,
         RuntimeFilter.@Nullable Slot slot,
         boolean normalize,
         boolean singleKey,
-        boolean buildLeft) {
+        boolean buildLeft,
+        boolean probeFirst) {
       this.name = name;
       this.slot = slot;
       this.normalize = normalize;
       this.singleKey = singleKey;
       this.buildLeft = buildLeft;
+      this.probeFirst = probeFirst;
+    }
+
+    /** Where the join publishes its build side's keys, or null. */
+    RuntimeFilter.@Nullable Slot slot() {
+      return slot;
+    }
+
+    /** Whether its keys are compared (and published) as {@link RuntimeFilter#key}s. */
+    boolean normalized() {
+      return normalize;
     }
 
     @Override
@@ -182,11 +201,60 @@ public final class HashJoins {
       Enumerable<R> buildRows,
       Enumerable<L> probeRows,
       Joiner<L, R, K, T> joiner) {
+    if (build.spec.probeFirst && build.depth == 0) {
+      ProbeMadeFirst<L> probe = new ProbeMadeFirst<>(probeRows.enumerator());
+      try {
+        build.read(buildRows);
+        if (build.parts == null) {
+          return joiner.join(build, probe);
+        }
+        return new Partitioned<>(build, probe, joiner);
+      } catch (RuntimeException | Error e) {
+        probe.closeIfUnused();
+        throw e;
+      }
+    }
     build.read(buildRows);
     if (build.parts == null) {
       return joiner.join(build, probeRows);
     }
-    return new Partitioned<>(build, probeRows, joiner);
+    if (build.depth > 0) {
+      return new Partitioned<>(build, probeRows, joiner);
+    }
+    // opened now, though read at the first row, so that the joins under it publish their keys to
+    // the build sides of the joins above, which are read before the first row is asked for
+    return new Partitioned<>(build, new ProbeMadeFirst<>(openProbe(build, probeRows)), joiner);
+  }
+
+  /**
+   * A probe side opened before its join's build side is read, so that the joins under it have read
+   * their build sides and published their keys to the scans of this build side. Its enumerator is
+   * handed out once; one never handed out is closed with the join.
+   */
+  private static final class ProbeMadeFirst<L> extends AbstractEnumerable<L> {
+    private @Nullable Enumerator<L> made;
+
+    ProbeMadeFirst(Enumerator<L> made) {
+      this.made = made;
+    }
+
+    @Override
+    public Enumerator<L> enumerator() {
+      Enumerator<L> rows = made;
+      if (rows == null) {
+        throw new IllegalStateException("a probe side opened first is read once");
+      }
+      made = null;
+      return rows;
+    }
+
+    void closeIfUnused() {
+      Enumerator<L> rows = made;
+      made = null;
+      if (rows != null) {
+        rows.close();
+      }
+    }
   }
 
   /**
@@ -303,6 +371,9 @@ public final class HashJoins {
       } finally {
         if (probes != null) {
           probes.deleteAll();
+        }
+        if (probe instanceof ProbeMadeFirst<L> first) {
+          first.closeIfUnused();
         }
         build.close();
       }

@@ -251,9 +251,99 @@ final class LakeHashJoin extends EnumerableHashJoin {
         slot = candidate;
       }
     }
+    // keys published under the probe side filter the build side: a build row whose key no probe
+    // row can hold is never joined (nor kept, when the build side is not a side the join keeps)
+    boolean probeFirst = false;
+    if (type == JoinRelType.INNER
+        || type == JoinRelType.SEMI
+        || (!buildLeft && (type == JoinRelType.LEFT || type == JoinRelType.ANTI))) {
+      for (int i = 0; i < info.leftKeys.size(); i++) {
+        int probeKey = (buildLeft ? info.rightKeys : info.leftKeys).get(i);
+        int buildKey = (buildLeft ? info.leftKeys : info.rightKeys).get(i);
+        Publisher publisher = publisher(buildLeft ? right : left, probeKey);
+        if (publisher == null
+            || (!publisher.normalized()
+                && !comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), false))) {
+          continue;
+        }
+        RelNode build = buildLeft ? left : right;
+        RelNode filtered = attach(build, buildKey, publisher.slot(), publisher.normalized(), true);
+        if (filtered != null) {
+          if (buildLeft) {
+            left = filtered;
+          } else {
+            right = filtered;
+          }
+          probeFirst = true;
+        }
+      }
+    }
     HashJoins.Spec spec =
-        new HashJoins.Spec(name.toString(), slot, normalize, info.leftKeys.size() == 1, buildLeft);
+        new HashJoins.Spec(
+            name.toString(), slot, normalize, info.leftKeys.size() == 1, buildLeft, probeFirst);
     return new LakeHashJoin(join.getTraitSet(), left, right, join.getCondition(), type, join, spec);
+  }
+
+  /**
+   * A join's slot of published keys, and whether its keys are compared as {@link
+   * RuntimeFilter#key}.
+   */
+  private record Publisher(RuntimeFilter.Slot slot, boolean normalized) {}
+
+  /**
+   * The inner or semi-join under {@code node} whose published keys hold every value of field {@code
+   * field} of {@code node}'s rows (NULL aside), or null. The field is followed down, unchanged,
+   * through operators that read their input once when opened and pass its values on (projections,
+   * filters, sorts, grouping keys, Floe's hash joins) to a join key of a join with a slot: that
+   * join's rows hold only its build side's keys. Such a join reads its build side when it is
+   * opened, so a join opening {@code node} first finds the keys published.
+   */
+  private static @Nullable Publisher publisher(RelNode node, int field) {
+    if (node instanceof WatchPoint || node instanceof EnumerableFilter) {
+      return publisher(node.getInput(0), field);
+    }
+    if (node instanceof EnumerableSort) {
+      return publisher(node.getInput(0), field);
+    }
+    if (node instanceof EnumerableCalc calc) {
+      RexProgram program = calc.getProgram();
+      RexNode expression = program.expandLocalRef(program.getProjectList().get(field));
+      return expression instanceof RexInputRef ref
+          ? publisher(calc.getInput(), ref.getIndex())
+          : null;
+    }
+    if (node instanceof EnumerableProject project) {
+      RexNode expression = project.getProjects().get(field);
+      return expression instanceof RexInputRef ref
+          ? publisher(project.getInput(), ref.getIndex())
+          : null;
+    }
+    if (node instanceof EnumerableAggregate aggregate) {
+      if (aggregate.getGroupSets().size() != 1 || field >= aggregate.getGroupCount()) {
+        return null;
+      }
+      return publisher(aggregate.getInput(), aggregate.getGroupSet().nth(field));
+    }
+    if (node instanceof LakeHashJoin join) {
+      JoinRelType type = join.getJoinType();
+      int leftCount = join.getLeft().getRowType().getFieldCount();
+      JoinInfo info = join.analyzeCondition();
+      HashJoins.Spec spec = join.spec;
+      if ((type == JoinRelType.INNER || type == JoinRelType.SEMI)
+          && spec.slot() != null
+          && info.leftKeys.size() == 1
+          && (field == info.leftKeys.get(0)
+              || (type == JoinRelType.INNER && field == leftCount + info.rightKeys.get(0)))) {
+        return new Publisher(spec.slot(), spec.normalized());
+      }
+      if (field < leftCount) {
+        return type == JoinRelType.RIGHT || type == JoinRelType.FULL
+            ? null
+            : publisher(join.getLeft(), field);
+      }
+      return type == JoinRelType.INNER ? publisher(join.getRight(), field - leftCount) : null;
+    }
+    return null;
   }
 
   /**
@@ -292,6 +382,16 @@ final class LakeHashJoin extends EnumerableHashJoin {
    */
   private static @Nullable RelNode attach(
       RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize) {
+    return attach(node, field, slot, normalize, false);
+  }
+
+  /**
+   * As {@link #attach(RelNode, int, RuntimeFilter.Slot, boolean)}; when {@code borrowed}, the keys
+   * are another join's, held as its key type's values ({@code normalize} false) or as {@link
+   * RuntimeFilter#key}s: not followed through a widening cast, whose values are not of that type.
+   */
+  private static @Nullable RelNode attach(
+      RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize, boolean borrowed) {
     if (node instanceof EnumerableLakeScan scan) {
       LakeScanSpec spec = scan.spec();
       if (spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
@@ -308,45 +408,56 @@ final class LakeHashJoin extends EnumerableHashJoin {
       return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize));
     }
     if (node instanceof WatchPoint || node instanceof EnumerableFilter) {
-      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize));
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, borrowed));
     }
     if (node instanceof EnumerableSort sort) {
       if (sort.fetch != null || sort.offset != null) {
         return null;
       }
-      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize));
+      return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, borrowed));
     }
     if (node instanceof EnumerableCalc calc) {
       RexProgram program = calc.getProgram();
       RexNode expression = program.expandLocalRef(program.getProjectList().get(field));
       RexNode widened = widenedColumn(expression);
       if (widened != null) {
+        if (borrowed && !normalize) {
+          return null;
+        }
         return copyWith(
-            node, 0, attach(calc.getInput(), ((RexInputRef) widened).getIndex(), slot, true));
+            node,
+            0,
+            attach(calc.getInput(), ((RexInputRef) widened).getIndex(), slot, true, borrowed));
       }
       if (!(expression instanceof RexInputRef ref)) {
         return null;
       }
-      return copyWith(node, 0, attach(calc.getInput(), ref.getIndex(), slot, normalize));
+      return copyWith(node, 0, attach(calc.getInput(), ref.getIndex(), slot, normalize, borrowed));
     }
     if (node instanceof EnumerableProject project) {
       RexNode expression = project.getProjects().get(field);
       RexNode widened = widenedColumn(expression);
       if (widened != null) {
+        if (borrowed && !normalize) {
+          return null;
+        }
         return copyWith(
-            node, 0, attach(project.getInput(), ((RexInputRef) widened).getIndex(), slot, true));
+            node,
+            0,
+            attach(project.getInput(), ((RexInputRef) widened).getIndex(), slot, true, borrowed));
       }
       if (!(expression instanceof RexInputRef ref)) {
         return null;
       }
-      return copyWith(node, 0, attach(project.getInput(), ref.getIndex(), slot, normalize));
+      return copyWith(
+          node, 0, attach(project.getInput(), ref.getIndex(), slot, normalize, borrowed));
     }
     if (node instanceof EnumerableAggregate aggregate) {
       if (aggregate.getGroupSets().size() != 1 || field >= aggregate.getGroupCount()) {
         return null;
       }
       int input = aggregate.getGroupSet().nth(field);
-      return copyWith(node, 0, attach(aggregate.getInput(), input, slot, normalize));
+      return copyWith(node, 0, attach(aggregate.getInput(), input, slot, normalize, borrowed));
     }
     if (node instanceof EnumerableHashJoin || node instanceof EnumerableMergeJoin) {
       Join join = (Join) node;
@@ -359,21 +470,21 @@ final class LakeHashJoin extends EnumerableHashJoin {
         if (type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
           return null;
         }
-        left = attach(join.getLeft(), field, slot, normalize);
+        left = attach(join.getLeft(), field, slot, normalize, borrowed);
         // the right rows that match a left row of a key have that key: the others match only left
         // rows the filter drops
         int i = info.leftKeys.indexOf(field);
         if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
-          right = attach(join.getRight(), info.rightKeys.get(i), slot, normalize);
+          right = attach(join.getRight(), info.rightKeys.get(i), slot, normalize, borrowed);
         }
       } else {
         if (type != JoinRelType.INNER) {
           return null;
         }
-        right = attach(join.getRight(), field - leftCount, slot, normalize);
+        right = attach(join.getRight(), field - leftCount, slot, normalize, borrowed);
         int i = info.rightKeys.indexOf(field - leftCount);
         if (i >= 0 && comparable(join, info.leftKeys.get(i), info.rightKeys.get(i), normalize)) {
-          left = attach(join.getLeft(), info.leftKeys.get(i), slot, normalize);
+          left = attach(join.getLeft(), info.leftKeys.get(i), slot, normalize, borrowed);
         }
       }
       if (left == null && right == null) {

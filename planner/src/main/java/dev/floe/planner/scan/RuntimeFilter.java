@@ -128,15 +128,71 @@ public final class RuntimeFilter {
     return value;
   }
 
-  /** Entry point for generated code: a scan's rows with its run-time filters applied. */
+  /**
+   * Entry point for generated code: a scan's rows with its run-time filters applied. The scan opens
+   * at its first row, not when its enumerator is made: a join that opens its probe side before it
+   * reads its build side ({@code HashJoins}) publishes the keys in between.
+   */
   public static Enumerable<Object[]> enumerable(
       DataContext root, LakeScanSpec spec, Target[] targets) {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        return open(root, spec, targets);
+        return new OpenedAtFirstRow(root, spec, targets);
       }
     };
+  }
+
+  /** The rows of a scan with run-time filters, opened when the first row is asked for. */
+  private static final class OpenedAtFirstRow implements Enumerator<Object[]> {
+    private final DataContext root;
+    private final LakeScanSpec spec;
+    private final Target[] targets;
+    private @Nullable Enumerator<Object[]> rows;
+    private boolean closed;
+
+    OpenedAtFirstRow(DataContext root, LakeScanSpec spec, Target[] targets) {
+      this.root = root;
+      this.spec = spec;
+      this.targets = targets;
+    }
+
+    @Override
+    public Object[] current() {
+      Enumerator<Object[]> opened = rows;
+      if (opened == null) {
+        throw new java.util.NoSuchElementException();
+      }
+      return opened.current();
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (closed) {
+        return false;
+      }
+      Enumerator<Object[]> opened = rows;
+      if (opened == null) {
+        opened = open(root, spec, targets);
+        rows = opened;
+      }
+      return opened.moveNext();
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      Enumerator<Object[]> opened = rows;
+      rows = null;
+      if (opened != null) {
+        opened.close();
+      }
+    }
   }
 
   /** As {@link #enumerable}, for rows of one column: the bare values. */
