@@ -12,13 +12,17 @@ import org.apache.iceberg.expressions.Or;
 import org.apache.iceberg.types.Types;
 
 /**
- * A residual filter tested on primitive column vectors without boxing a value, giving exactly what
- * Iceberg's {@link Evaluator} gives on the same row: comparisons of BOOLEAN-free numeric, DATE,
- * TIME and TIMESTAMP columns with a literal ({@code <, <=, >, >=, =, <>}, compared as the literal's
- * comparator compares: natural order, {@code Double.compare} for floating point), {@code IS NULL},
- * {@code IS NOT NULL}, {@code AND}, {@code OR}, {@code NOT}. A row where a column the filter reads
- * is NULL goes to the {@link Evaluator} itself, so NULL semantics are Iceberg's by construction.
- * Other filters are not compiled ({@link #compile} gives null) and every row is evaluated.
+ * A residual filter tested on column vectors, giving exactly what Iceberg's {@link Evaluator} gives
+ * on the same row. Comparisons of numeric, DATE, TIME and TIMESTAMP columns with a literal ({@code
+ * <, <=, >, >=, =, <>}, compared as the literal's comparator compares: natural order, {@code
+ * Double.compare} for floating point) and {@code IN}/{@code NOT IN} lists of INT and LONG columns
+ * are tested on the primitive values without boxing; every other predicate of one column (strings,
+ * {@code STARTS_WITH}, NaN tests, large decimals) is decided by the bound predicate on the row's
+ * value, a string column's answers kept per value ({@link #decided}). {@code IS NULL}, {@code IS
+ * NOT NULL}, {@code AND}, {@code OR}, {@code NOT} combine them. A row where a column the filter
+ * reads is NULL goes to the {@link Evaluator} itself, so NULL semantics are Iceberg's by
+ * construction. A filter on anything but a column (a transform) is not compiled ({@link #compile}
+ * gives null) and every row is evaluated.
  */
 final class VectorFilter {
   private final Node root;
@@ -223,14 +227,35 @@ final class VectorFilter {
           used.add(c);
           return (v, r) -> true;
         default:
-          return null;
+          // IS_NAN, NOT_NAN
+          used.add(c);
+          return decided(c, kind, predicate);
       }
     }
+    used.add(c);
+    if (predicate.isSetPredicate()) {
+      Node in = inList(c, kind, predicate.asSetPredicate().literalSet(), predicate.op());
+      return in != null ? in : decided(c, kind, predicate);
+    }
     if (!predicate.isLiteralPredicate()) {
-      return null;
+      return decided(c, kind, predicate);
     }
     Object literal = predicate.asLiteralPredicate().literal().value();
     Expression.Operation op = predicate.op();
+    Node compare = compared(c, kind, literal, op, fields);
+    return compare != null ? compare : decided(c, kind, predicate);
+  }
+
+  /**
+   * A comparison of a numeric, DATE, TIME or TIMESTAMP column with a literal of its type, on the
+   * primitive values; null for other columns, literals or operations.
+   */
+  private static Node compared(
+      int c,
+      ColumnVector.Kind kind,
+      Object literal,
+      Expression.Operation op,
+      List<Types.NestedField> fields) {
     Node compare;
     switch (kind) {
       case INT:
@@ -291,11 +316,79 @@ final class VectorFilter {
       default:
         return null;
     }
-    if (compare != null) {
-      used.add(c);
-    }
     return compare;
   }
+
+  /**
+   * {@code IN} or {@code NOT IN} a list of literals of an INT or LONG column's type (INTEGER, DATE,
+   * BIGINT, TIME, TIMESTAMP), found by binary search in the sorted literals; null otherwise.
+   */
+  private static Node inList(
+      int c, ColumnVector.Kind kind, java.util.Set<?> literals, Expression.Operation op) {
+    if (op != Expression.Operation.IN && op != Expression.Operation.NOT_IN) {
+      return null;
+    }
+    boolean in = op == Expression.Operation.IN;
+    if (kind == ColumnVector.Kind.INT) {
+      int[] sorted = new int[literals.size()];
+      int n = 0;
+      for (Object literal : literals) {
+        if (!(literal instanceof Integer value)) {
+          return null;
+        }
+        sorted[n++] = value;
+      }
+      java.util.Arrays.sort(sorted);
+      return (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].ints[r]) >= 0) == in;
+    }
+    if (kind == ColumnVector.Kind.LONG) {
+      long[] sorted = new long[literals.size()];
+      int n = 0;
+      for (Object literal : literals) {
+        if (!(literal instanceof Long value)) {
+          return null;
+        }
+        sorted[n++] = value;
+      }
+      java.util.Arrays.sort(sorted);
+      return (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].longs[r]) >= 0) == in;
+    }
+    return null;
+  }
+
+  /**
+   * Any other predicate of one column, decided on the row's value (not NULL) by the predicate
+   * itself, as Iceberg's evaluator decides it: comparisons, {@code IN}, {@code NOT IN} and {@code
+   * STARTS_WITH} of strings and other values. A string column's answers are kept for the last
+   * string seen in each of 256 slots by its hash: a column's values repeat (a dictionary's strings
+   * are one object each), so most rows are answered by one comparison of the value with the kept
+   * one.
+   */
+  @SuppressWarnings("unchecked")
+  private static Node decided(int c, ColumnVector.Kind kind, BoundPredicate<?> bound) {
+    BoundPredicate<Object> predicate = (BoundPredicate<Object>) bound;
+    if (kind != ColumnVector.Kind.OBJECT) {
+      return (v, r) -> predicate.test(v[c].get(r));
+    }
+    Decided[] answers = new Decided[256];
+    return (v, r) -> {
+      Object value = v[c].objects[r];
+      if (!(value instanceof String)) {
+        return predicate.test(value);
+      }
+      int slot = value.hashCode() & 255;
+      Decided answer = answers[slot];
+      if (answer != null && (answer.value == value || answer.value.equals(value))) {
+        return answer.passes;
+      }
+      boolean passes = predicate.test(value);
+      answers[slot] = new Decided(value, passes);
+      return passes;
+    };
+  }
+
+  /** A string's answer kept by {@link #decided} (immutable: workers may share the slots). */
+  private record Decided(Object value, boolean passes) {}
 
   /** The sign of a value compared with a literal. */
   private interface Comparison {
