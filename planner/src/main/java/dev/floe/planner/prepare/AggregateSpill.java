@@ -3,6 +3,7 @@ package dev.floe.planner.prepare;
 import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
 import dev.floe.planner.session.SpillFiles;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -280,7 +281,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
      */
     private long size(K key, A acc) {
       if (sized < 1024 || (sized & 15) == 0) {
-        lastSize = HashJoins.Sizes.of(key) + accumulatorSize(acc) + 64;
+        lastSize = Sizes.of(key) + accumulatorSize(acc) + 64;
       }
       sized++;
       return lastSize;
@@ -334,8 +335,8 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
 
   /**
    * The estimated size of an accumulator: Calcite's are generated objects whose public fields hold
-   * the running values (a count, a sum, the least string so far), each counted as {@link
-   * HashJoins.Sizes} counts a row's value.
+   * the running values (a count, a sum, the least string so far), each counted as {@link Sizes}
+   * counts a row's value.
    */
   static long accumulatorSize(@Nullable Object acc) {
     if (acc == null) {
@@ -347,7 +348,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
       size += 8;
       if (!field.getType().isPrimitive()) {
         try {
-          size += HashJoins.Sizes.of(field.get(acc));
+          size += Sizes.of(field.get(acc));
         } catch (IllegalAccessException | RuntimeException e) {
           size += 32;
         }

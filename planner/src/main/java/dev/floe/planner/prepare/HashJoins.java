@@ -4,6 +4,7 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.scan.RuntimeFilter;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
 import dev.floe.planner.session.SpillFiles;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -1148,44 +1149,6 @@ public final class HashJoins {
         }
       }
       return false;
-    }
-  }
-
-  /** Estimated heap sizes of the values Calcite's rows hold (64-bit JVM, compressed pointers). */
-  static final class Sizes {
-    private Sizes() {}
-
-    static long of(@Nullable Object value) {
-      if (value == null) {
-        return 0;
-      }
-      if (value instanceof Object[] row) {
-        long size = 16 + 4L * row.length;
-        for (Object field : row) {
-          size += of(field);
-        }
-        return size;
-      }
-      if (value instanceof Integer || value instanceof Boolean || value instanceof Short) {
-        return 16;
-      }
-      if (value instanceof Long || value instanceof Double) {
-        return 24;
-      }
-      if (value instanceof String s) {
-        return 40 + s.length();
-      }
-      if (value instanceof BigDecimal d) {
-        return d.precision() > 18 ? 88 : 40;
-      }
-      if (value instanceof List<?> list) {
-        long size = 24 + 4L * list.size();
-        for (Object element : list) {
-          size += of(element);
-        }
-        return size;
-      }
-      return 32;
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.floe.planner.prepare;
 import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
 import dev.floe.planner.session.SpillFiles;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -232,7 +233,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
      */
     private long size(T row) {
       if (rowsRead < 1024 || (rowsRead & 15) == 0) {
-        lastRowSize = HashJoins.Sizes.of(row) + 48;
+        lastRowSize = Sizes.of(row) + 48;
       }
       rowsRead++;
       return lastRowSize;
