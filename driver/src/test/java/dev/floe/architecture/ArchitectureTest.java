@@ -179,8 +179,8 @@ class ArchitectureTest {
 
   /**
    * The lake's files are reached through storage alone (local and S3 alike). The one other user of
-   * files is a hash join's spill: scratch files of one statement in the JVM's temp folder, never
-   * the lake's, local whatever the lake is.
+   * files is the spill of joins, sorts and aggregates (SpillFiles): scratch files of one statement
+   * in the JVM's temp folder, never the lake's, local whatever the lake is.
    */
   @Test
   void onlyStorageTouchesFiles() {
@@ -188,7 +188,7 @@ class ArchitectureTest {
         .that()
         .resideOutsideOfPackage("dev.floe.storage..")
         .and()
-        .haveNameNotMatching("dev\\.floe\\.planner\\.prepare\\.JoinSpill(\\$.*)?")
+        .haveNameNotMatching("dev\\.floe\\.planner\\.session\\.SpillFiles(\\$.*)?")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("java.nio.file..")

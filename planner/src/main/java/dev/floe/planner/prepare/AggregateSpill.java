@@ -3,6 +3,8 @@ package dev.floe.planner.prepare;
 import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
+import dev.floe.planner.session.SpillFiles;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
@@ -28,7 +30,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * as a sort and a hash join's build side take) or the budget refuses one; from then on rows whose
  * key already has a group are still added to it, and rows with a new key are written to {@value
  * #FANOUT} files of a {@code floe-agg-*} folder under {@code java.io.tmpdir} by a hash of their
- * key, in {@link JoinSpill}'s encoding (the rows, never the accumulators, which are generated
+ * key, in {@link SpillFiles}'s encoding (the rows, never the accumulators, which are generated
  * objects). At the end of the input the groups in memory are returned and their memory given back,
  * then each file is aggregated the same way in turn, its new keys split again by another hash when
  * they still do not fit, at most {@value #LEVELS} levels deep. Every key's rows are aggregated in
@@ -111,17 +113,17 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
   }
 
   /** A file of rows whose keys had no group in memory, still to aggregate. */
-  private record Pending(JoinSpill.Partitions file, int index, int level) {}
+  private record Pending(SpillFiles.Partitions file, int index, int level) {}
 
   /** One execution of the aggregate: reads its input at the first group asked for. */
   private final class Grouping implements Enumerator<R> {
     private final MemoryBudget memory = statement.memory();
-    private final JoinSpill.Folder folder =
-        new JoinSpill.Folder("floe-agg-", memory, "the aggregate");
+    private final SpillFiles.Folder folder =
+        new SpillFiles.Folder("floe-agg-", memory, "the aggregate");
     private final Deque<Pending> todo = new ArrayDeque<>();
     private @Nullable Map<Object, A> groups;
     private @Nullable Iterator<Map.Entry<Object, A>> out;
-    private JoinSpill.@Nullable Partitions writing;
+    private SpillFiles.@Nullable Partitions writing;
     private @Nullable R current;
     private long share;
     private long reserved;
@@ -176,7 +178,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
             next.file.delete(next.index);
           }
         }
-      } catch (JoinSpill.NotSpillable e) {
+      } catch (SpillFiles.NotSpillable e) {
         close();
         throw FloeError.OUT_OF_MEMORY.error(
             "the aggregate needs more than the statement's memory budget of "
@@ -199,7 +201,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
     private void pass(Enumerator<T> rows, int level) {
       Map<Object, A> map = new HashMap<>();
       groups = map;
-      JoinSpill.Partitions spill = null;
+      SpillFiles.Partitions spill = null;
       try (rows) {
         while (rows.moveNext()) {
           tick();
@@ -236,7 +238,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
                       + " times (connection property memoryBudget;"
                       + " docs/limits.md, \"Known limits\")");
             }
-            spill = new JoinSpill.Partitions(folder, FANOUT, level + 1);
+            spill = new SpillFiles.Partitions(folder, FANOUT, level + 1);
             writing = spill;
           }
           spill.add(hash(key), row);
@@ -279,7 +281,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
      */
     private long size(K key, A acc) {
       if (sized < 1024 || (sized & 15) == 0) {
-        lastSize = HashJoins.Sizes.of(key) + accumulatorSize(acc) + 64;
+        lastSize = Sizes.of(key) + accumulatorSize(acc) + 64;
       }
       sized++;
       return lastSize;
@@ -333,8 +335,8 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
 
   /**
    * The estimated size of an accumulator: Calcite's are generated objects whose public fields hold
-   * the running values (a count, a sum, the least string so far), each counted as {@link
-   * HashJoins.Sizes} counts a row's value.
+   * the running values (a count, a sum, the least string so far), each counted as {@link Sizes}
+   * counts a row's value.
    */
   static long accumulatorSize(@Nullable Object acc) {
     if (acc == null) {
@@ -346,7 +348,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
       size += 8;
       if (!field.getType().isPrimitive()) {
         try {
-          size += HashJoins.Sizes.of(field.get(acc));
+          size += Sizes.of(field.get(acc));
         } catch (IllegalAccessException | RuntimeException e) {
           size += 32;
         }

@@ -4,6 +4,8 @@ import dev.floe.error.FloeError;
 import dev.floe.planner.scan.RuntimeFilter;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
+import dev.floe.planner.session.SpillFiles;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +32,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>the build side (the right input) is read first, in full, each row's estimated size reserved
  *       in the statement's {@link MemoryBudget} and released when the join closes; a build side
  *       past half of what the budget had free when it started, or past the budget, spills: both
- *       inputs are partitioned by key into files ({@link JoinSpill}) and joined a partition at a
+ *       inputs are partitioned by key into files ({@link SpillFiles}) and joined a partition at a
  *       time ({@link Partitioned}), so the join finishes within the budget (53200 only when one
  *       key's rows alone do not fit, never an {@code OutOfMemoryError});
  *   <li>building and probing check the statement's cancellation every few rows, and every few build
@@ -266,10 +268,10 @@ public final class HashJoins {
    */
   private static final class Partitioned<L, R, K, T> implements Enumerator<T> {
     private final Build<L, R, K> build;
-    private final JoinSpill.Partitions builds;
+    private final SpillFiles.Partitions builds;
     private final Enumerable<L> probe;
     private final Joiner<L, R, K, T> joiner;
-    private JoinSpill.@Nullable Partitions probes;
+    private SpillFiles.@Nullable Partitions probes;
     private int part = -1;
     private @Nullable Enumerator<T> inner;
     private @Nullable T current;
@@ -314,7 +316,7 @@ public final class HashJoins {
           build.check();
           inner = open(build.child(), builds.rows(part), probes.<L>rows(part), joiner);
         }
-      } catch (JoinSpill.NotSpillable e) {
+      } catch (SpillFiles.NotSpillable e) {
         close();
         throw build.unspillable(e);
       } catch (RuntimeException | Error e) {
@@ -324,7 +326,7 @@ public final class HashJoins {
     }
 
     private void partitionProbe() {
-      JoinSpill.Partitions written = build.newPartitions(builds.fanout(), builds.seed());
+      SpillFiles.Partitions written = build.newPartitions(builds.fanout(), builds.seed());
       probes = written;
       try (Enumerator<L> rows = probe.enumerator()) {
         while (rows.moveNext()) {
@@ -441,13 +443,13 @@ public final class HashJoins {
     private final long share;
 
     /** The folder its files (and those of its partitions' joins) are written to. */
-    private final JoinSpill.Folder folder;
+    private final SpillFiles.Folder folder;
 
     /** Whether its rows can be written to disk (false once a value that cannot be is met). */
     private boolean spillable = true;
 
     /** The files its rows went to, once it spilled; null while it is held in memory. */
-    JoinSpill.@Nullable Partitions parts;
+    SpillFiles.@Nullable Partitions parts;
 
     /** Whether the rows it reads are keys (a spilled build side of a join that keeps no rows). */
     private boolean keyed;
@@ -486,7 +488,7 @@ public final class HashJoins {
       // a key's share of the lookup a probe scan builds from the published keys
       this.lookupBytes = spec.slot == null ? 0 : RuntimeFilter.LOOKUP_BYTES_PER_KEY;
       this.depth = 0;
-      this.folder = new JoinSpill.Folder("floe-join-", memory, "the hash join " + spec);
+      this.folder = new SpillFiles.Folder("floe-join-", memory, "the hash join " + spec);
       long limit = memory.limit();
       // the first build side of a plan may take half of what is free, leaving room for the others
       this.share =
@@ -516,8 +518,8 @@ public final class HashJoins {
       return new Build<>(this);
     }
 
-    JoinSpill.Partitions newPartitions(int fanout, int seed) {
-      return new JoinSpill.Partitions(folder, fanout, seed);
+    SpillFiles.Partitions newPartitions(int fanout, int seed) {
+      return new SpillFiles.Partitions(folder, fanout, seed);
     }
 
     /**
@@ -547,7 +549,7 @@ public final class HashJoins {
           }
           R current = rows.current();
           Object key = key(keyed ? current : rightKey.apply(current));
-          JoinSpill.Partitions spilled = parts;
+          SpillFiles.Partitions spilled = parts;
           if (spilled != null) {
             if (key != null) {
               spilled.add(key, keepRows ? current : bare(key));
@@ -585,7 +587,7 @@ public final class HashJoins {
           range.add(key);
         }
         flush();
-        JoinSpill.Partitions spilled = parts;
+        SpillFiles.Partitions spilled = parts;
         if (spilled != null) {
           spilled.finish();
           memory.spilled();
@@ -599,7 +601,7 @@ public final class HashJoins {
                     + " docs/limits.md, \"Known limits\")");
           }
         }
-      } catch (JoinSpill.NotSpillable e) {
+      } catch (SpillFiles.NotSpillable e) {
         close();
         throw unspillable(e);
       } catch (RuntimeException | Error e) {
@@ -660,8 +662,8 @@ public final class HashJoins {
       if (depth >= MAX_DEPTH) {
         return false;
       }
-      JoinSpill.Partitions written =
-          new JoinSpill.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
+      SpillFiles.Partitions written =
+          new SpillFiles.Partitions(folder, depth == 0 ? FANOUT : SUB_FANOUT, depth + 1);
       try {
         for (Map.Entry<Object, Object> entry : table.entrySet()) {
           Object key = entry.getKey();
@@ -680,7 +682,7 @@ public final class HashJoins {
         for (Marked row : unkeyed) {
           written.add(null, row.row);
         }
-      } catch (JoinSpill.NotSpillable e) {
+      } catch (SpillFiles.NotSpillable e) {
         written.deleteAll();
         spillable = false;
         return false;
@@ -698,7 +700,7 @@ public final class HashJoins {
     }
 
     /** The failure of a join that must spill a row it cannot write. */
-    RuntimeException unspillable(JoinSpill.NotSpillable e) {
+    RuntimeException unspillable(SpillFiles.NotSpillable e) {
       return FloeError.OUT_OF_MEMORY.error(
           "the hash join "
               + spec
@@ -762,7 +764,7 @@ public final class HashJoins {
     void close() {
       table = new HashMap<>();
       unkeyed.clear();
-      JoinSpill.Partitions spilled = parts;
+      SpillFiles.Partitions spilled = parts;
       if (spilled != null) {
         spilled.deleteAll();
       }
@@ -1218,44 +1220,6 @@ public final class HashJoins {
         }
       }
       return false;
-    }
-  }
-
-  /** Estimated heap sizes of the values Calcite's rows hold (64-bit JVM, compressed pointers). */
-  static final class Sizes {
-    private Sizes() {}
-
-    static long of(@Nullable Object value) {
-      if (value == null) {
-        return 0;
-      }
-      if (value instanceof Object[] row) {
-        long size = 16 + 4L * row.length;
-        for (Object field : row) {
-          size += of(field);
-        }
-        return size;
-      }
-      if (value instanceof Integer || value instanceof Boolean || value instanceof Short) {
-        return 16;
-      }
-      if (value instanceof Long || value instanceof Double) {
-        return 24;
-      }
-      if (value instanceof String s) {
-        return 40 + s.length();
-      }
-      if (value instanceof BigDecimal d) {
-        return d.precision() > 18 ? 88 : 40;
-      }
-      if (value instanceof List<?> list) {
-        long size = 24 + 4L * list.size();
-        for (Object element : list) {
-          size += of(element);
-        }
-        return size;
-      }
-      return 32;
     }
   }
 }

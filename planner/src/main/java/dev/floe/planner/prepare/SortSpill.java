@@ -3,6 +3,8 @@ package dev.floe.planner.prepare;
 import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
+import dev.floe.planner.session.SpillFiles;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,7 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * held, each reserved in the budget, until they pass the sort's share (half of what the budget had
  * free when the sort started, as a hash join's build side takes) or the budget refuses them; then
  * the held rows are sorted and written as one sorted run to a {@code floe-sort-*} folder under
- * {@code java.io.tmpdir} in {@link JoinSpill}'s encoding, and their memory given back. At the end
+ * {@code java.io.tmpdir} in {@link SpillFiles}'s encoding, and their memory given back. At the end
  * the runs are merged, {@value #FAN_IN} at a time, holding one row per run. Rows that compare equal
  * keep the order they came in, in memory and across runs, as Calcite's own sort does. The folder is
  * deleted when the rows are read to the end, closed, failed or cancelled; a row holding a value the
@@ -60,12 +62,13 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
   private record Keyed<T, K>(K key, T row) {}
 
   /** One sorted run on disk. */
-  private record Run(JoinSpill.Partitions file, long rows) {}
+  private record Run(SpillFiles.Partitions file, long rows) {}
 
   /** One execution of the sort: reads all its input at the first row asked for. */
   private final class Sorting implements Enumerator<T> {
     private final MemoryBudget memory = statement.memory();
-    private final JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-", memory, "the sort");
+    private final SpillFiles.Folder folder =
+        new SpillFiles.Folder("floe-sort-", memory, "the sort");
     private final Comparator<Keyed<T, K>> byKey = (a, b) -> order.compare(a.key, b.key);
     private List<Keyed<T, K>> held = new ArrayList<>();
     private final List<Run> runs = new ArrayList<>();
@@ -95,7 +98,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
         if (sorted.moveNext()) {
           return true;
         }
-      } catch (JoinSpill.NotSpillable e) {
+      } catch (SpillFiles.NotSpillable e) {
         close();
         throw FloeError.OUT_OF_MEMORY.error(
             "the sort needs more than the statement's memory budget of "
@@ -157,7 +160,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
       spill();
       while (runs.size() > FAN_IN) {
         List<Run> first = new ArrayList<>(runs.subList(0, FAN_IN));
-        JoinSpill.Partitions merged = new JoinSpill.Partitions(folder, 1, 0);
+        SpillFiles.Partitions merged = new SpillFiles.Partitions(folder, 1, 0);
         long count = 0;
         try (Enumerator<T> rows = new Merge(first)) {
           while (rows.moveNext()) {
@@ -202,7 +205,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
         return;
       }
       held.sort(byKey);
-      JoinSpill.Partitions file = new JoinSpill.Partitions(folder, 1, runs.size());
+      SpillFiles.Partitions file = new SpillFiles.Partitions(folder, 1, runs.size());
       try {
         for (Keyed<T, K> row : held) {
           if (++steps == CHECK_EVERY) {
@@ -230,7 +233,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
      */
     private long size(T row) {
       if (rowsRead < 1024 || (rowsRead & 15) == 0) {
-        lastRowSize = HashJoins.Sizes.of(row) + 48;
+        lastRowSize = Sizes.of(row) + 48;
       }
       rowsRead++;
       return lastRowSize;

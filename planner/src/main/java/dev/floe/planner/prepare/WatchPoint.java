@@ -3,6 +3,7 @@ package dev.floe.planner.prepare;
 import dev.floe.error.FloeError;
 import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -302,7 +303,7 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
         return false;
       }
       if (memory != null) {
-        pending += HashJoins.Sizes.of(rows.current()) + 8;
+        pending += Sizes.of(rows.current()) + 8;
         if (++count == RESERVE_EVERY) {
           count = 0;
           flush();

@@ -69,6 +69,14 @@ abstract class Accumulator {
     return true;
   }
 
+  /**
+   * The estimated bytes one accumulator of this class holds (64-bit JVM, compressed pointers): its
+   * object, and what its fields point to that no other group shares. Most hold a few primitives.
+   */
+  long bytes() {
+    return 24;
+  }
+
   /** A new accumulator for a call whose argument (if any) has Iceberg type {@code type}. */
   static Accumulator of(Call call, Type type) {
     switch (call.kind()) {
@@ -222,6 +230,11 @@ abstract class Accumulator {
     private long sum;
     private BigInteger big;
     private boolean seen;
+
+    @Override
+    long bytes() {
+      return 32; // a BigInteger only once a sum passes a long
+    }
 
     IntegerSum(boolean zeroWhenEmpty, boolean integer) {
       this.zeroWhenEmpty = zeroWhenEmpty;
@@ -480,6 +493,11 @@ abstract class Accumulator {
     private final boolean zeroWhenEmpty;
     private BigDecimal sum = BigDecimal.ZERO;
     private boolean seen;
+
+    @Override
+    long bytes() {
+      return 32 + 48; // the running BigDecimal and its digits
+    }
 
     /** The unscaled sum of the values added as longs since the last {@link #flush}. */
     private long small;
@@ -909,6 +927,11 @@ abstract class Accumulator {
   static final class ObjectMinMax extends Accumulator {
     private final boolean min;
     private Comparable<Object> value;
+
+    @Override
+    long bytes() {
+      return 24 + 48; // the least or greatest value so far: a string or a wide decimal
+    }
 
     ObjectMinMax(boolean min) {
       this.min = min;

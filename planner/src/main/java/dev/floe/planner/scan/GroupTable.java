@@ -1,8 +1,14 @@
 package dev.floe.planner.scan;
 
+import dev.floe.error.FloeError;
 import dev.floe.planner.scan.LakeAggregation.Call;
+import dev.floe.planner.session.MemoryBudget;
+import dev.floe.planner.session.Sizes;
+import dev.floe.planner.session.SpillFiles;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +25,17 @@ import org.apache.iceberg.types.Type;
  * table of primitives, without boxing: two values are one group when their bits are equal, which is
  * what {@code equals} of their boxes compares), then each call adds its argument column into the
  * groups' accumulators in one loop.
+ *
+ * <p>Each new group of a worker's table or of the scan's total counts against the statement's
+ * memory budget ({@link Memory}) with its estimated size: its key (measured for the first groups,
+ * then for every 16th, the last measure standing for the groups between), its accumulators ({@link
+ * Accumulator#bytes}), its slots in the arrays of keys and accumulators, and its entry in the table
+ * that finds it. When the budget refuses a group, a worker's table gives up ({@link Refused}: the
+ * scan goes on on the statement's thread), and a table that may spill ({@link Spill}) keeps
+ * aggregating the groups it holds while it writes the rows of every key it does not hold to {@value
+ * #FANOUT} files by a hash of the key (their values, the computed columns' included); each file is
+ * aggregated later by a table of its own, split again when it still does not fit, at most {@value
+ * #LEVELS} levels deep. A key's rows thus all go to one table, in scan order.
  *
  * <p>Not thread-safe: each worker fills its own tables.
  */
@@ -68,13 +85,80 @@ final class GroupTable implements TaskReader.RowSink {
    */
   private int[] groupOf = new int[0];
 
+  /** The files a table that spills writes its new keys' rows to. */
+  static final int FANOUT = 64;
+
+  /** The most times a row is written: each level splits a file's keys by another hash. */
+  static final int LEVELS = 6;
+
+  private final Memory memory;
+
+  /** Where the rows of keys past the budget go, or null: the table does not spill. */
+  private final Spill spill;
+
+  /** Whether this is a worker's table, which gives up ({@link Refused}) past the budget. */
+  private final boolean worker;
+
+  /** How many times the rows this table reads were written to files before (0: the scan's). */
+  private final int level;
+
+  /** The estimated bytes of a group besides its key's. */
+  private final long groupBytes;
+
+  /** The estimated bytes of groups added since the last reservation, and those reserved. */
+  private long pending;
+
+  private long reserved;
+
+  /** Groups whose key was measured or stood for by the last measure, and that measure. */
+  private long sized;
+
+  private long keyBytes;
+
+  /** Whether the budget refused a group: from then on the rows of new keys go to files. */
+  private boolean full;
+
+  /** Whether groups merged in are counted in the table merged ({@link #merge}), not again. */
+  private boolean merging;
+
+  /** The files this table writes the rows of keys it does not hold to, once full. */
+  private SpillFiles.Partitions spilling;
+
+  /** The live rows of the batch at hand once full ({@link #keepHeld}). */
+  private int[] kept = new int[0];
+
+  /**
+   * An empty table that holds its groups unaccounted: one answered from a file's statistics (a
+   * group), or one for EXPLAIN.
+   *
+   * @param aggregation what to compute
+   * @param scanColumnTypes the Iceberg types of the scan's columns
+   */
+  GroupTable(LakeAggregation aggregation, Type[] scanColumnTypes) {
+    this(aggregation, scanColumnTypes, null, null, false, 0);
+  }
+
   /**
    * An empty table.
    *
    * @param aggregation what to compute
-   * @param columnTypes the Iceberg types of the scan's columns
+   * @param scanColumnTypes the Iceberg types of the scan's columns
+   * @param memory the statement's memory, which the table's groups count against; null: they do not
+   * @param spill where rows of keys past the budget go; null when the table does not spill
+   * @param worker whether the table is a worker's, which throws {@link Refused} past the budget
+   * @param level how many times the rows the table reads were written to files before
    */
-  GroupTable(LakeAggregation aggregation, Type[] scanColumnTypes) {
+  GroupTable(
+      LakeAggregation aggregation,
+      Type[] scanColumnTypes,
+      Memory memory,
+      Spill spill,
+      boolean worker,
+      int level) {
+    this.memory = memory;
+    this.spill = spill;
+    this.worker = worker;
+    this.level = level;
     this.width = scanColumnTypes.length;
     List<ScanExpression> computed = aggregation.computed();
     this.expressions = computed.toArray(new ScanExpression[0]);
@@ -108,13 +192,281 @@ final class GroupTable implements TaskReader.RowSink {
         groups.length == 2 && integral(columnTypes[groups[0]]) && integral(columnTypes[groups[1]])
             ? new PrimitiveGroups()
             : null;
+    // a slot in the keys and in each call's accumulators, arrays that grow by doubling
+    long bytes = 8L * (1 + calls.size());
+    for (int c = 0; c < calls.size(); c++) {
+      bytes += Accumulator.of(calls.get(c), argTypes[c]).bytes();
+    }
+    // the entry that finds the group: two slots of a table of primitives kept at most half full, or
+    // a HashMap node, its slot and the boxed group number
+    this.groupBytes = bytes + (byBits != null || byPair != null ? 32 : byKey != null ? 56 : 0);
     if (groups.length == 0) {
-      add(null); // one group, whether or not a row comes
+      merging = true; // one group, whether or not a row comes, whatever the budget
+      add(null);
+      merging = false;
     }
   }
 
-  /** Adds a new group with key {@code key}, returning its number. */
+  /** Thrown by a worker's table when the budget refuses a group: the statement's thread goes on. */
+  static final class Refused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Refused() {
+      super("the aggregate's groups do not fit the statement's memory budget", null, false, false);
+    }
+  }
+
+  /**
+   * The statement's memory an aggregating scan's tables hold, reserved in its {@link MemoryBudget}:
+   * each table adds up its new groups' estimated bytes and reserves them some at a time ({@link
+   * #chunk}: a 64th of a small budget, 64 KiB of a large one), the workers' tables and the tables
+   * of the statement's thread alike, up to the scan's share: half of what the budget had free when
+   * the scan started, as a sort, a hash join's build side and Calcite's aggregate take, so that the
+   * operators its groups flow into (an aggregate over them, a join) find room while they do. A
+   * worker's table merged into the total hands its bytes over; a table dropped gives them back;
+   * whatever is still held is given back when the scan ends, whether it answered or failed.
+   * Thread-safe.
+   */
+  static final class Memory {
+    private final MemoryBudget budget;
+    private final String operator;
+    private final long chunk;
+    private final long share;
+    private long held;
+    private long byWorkers;
+    private boolean closed;
+
+    /**
+     * @param budget the statement's budget
+     * @param operator the aggregate as a 53200 message names it
+     */
+    Memory(MemoryBudget budget, String operator) {
+      this.budget = budget;
+      this.operator = operator;
+      long limit = budget.limit();
+      this.chunk =
+          limit == Long.MAX_VALUE ? 64L << 10 : Math.max(1, Math.min(64L << 10, limit / 64));
+      this.share =
+          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - budget.reserved()) / 2;
+    }
+
+    MemoryBudget budget() {
+      return budget;
+    }
+
+    String operator() {
+      return operator;
+    }
+
+    /**
+     * Reserves {@code bytes} for a table, false when the budget refuses them; true and nothing
+     * reserved once the scan ended (a worker still stopping).
+     */
+    synchronized boolean reserve(long bytes, boolean worker) {
+      if (closed) {
+        return true;
+      }
+      if (held + bytes > share) {
+        return false;
+      }
+      try {
+        budget.reserve(bytes, operator);
+      } catch (RuntimeException refused) {
+        return false;
+      }
+      held += bytes;
+      if (worker) {
+        byWorkers += bytes;
+      }
+      return true;
+    }
+
+    synchronized void release(long bytes, boolean worker) {
+      if (!closed) {
+        budget.release(bytes);
+        held -= bytes;
+        if (worker) {
+          byWorkers -= bytes;
+        }
+      }
+    }
+
+    /** A worker's table's bytes now held by the statement's thread's table it was merged into. */
+    synchronized void handOver(long bytes) {
+      if (!closed) {
+        byWorkers -= bytes;
+      }
+    }
+
+    /**
+     * Gives back what the workers' tables still hold: the workers stopped, their tables dropped.
+     */
+    synchronized void releaseWorkers() {
+      if (!closed) {
+        budget.release(byWorkers);
+        held -= byWorkers;
+        byWorkers = 0;
+      }
+    }
+
+    /** Gives back everything the scan's tables hold: the scan ended. */
+    synchronized void close() {
+      if (!closed) {
+        closed = true;
+        budget.release(held);
+        held = 0;
+        byWorkers = 0;
+      }
+    }
+
+    /** The failure of a scan whose aggregate cannot go on within the budget. */
+    RuntimeException failure(String why) {
+      return FloeError.OUT_OF_MEMORY.error(
+          operator
+              + " needs more than the statement's memory budget of "
+              + budget.limitText()
+              + why
+              + " (connection property memoryBudget; docs/limits.md, \"Known limits\")");
+    }
+  }
+
+  /** A file of rows whose keys no table held, still to aggregate. */
+  record Pending(SpillFiles.Partitions file, int index, int level) {}
+
+  /**
+   * The spill files of one aggregating scan: a {@code floe-agg-*} folder under {@code
+   * java.io.tmpdir} ({@link SpillFiles}), created at the first row written, and the files still to
+   * aggregate, first first. Used on the statement's thread only.
+   */
+  static final class Spill {
+    private final SpillFiles.Folder folder;
+    private final Deque<Pending> todo = new ArrayDeque<>();
+    private final List<SpillFiles.Partitions> writing = new ArrayList<>();
+    private final MemoryBudget budget;
+
+    Spill(Memory memory) {
+      this.budget = memory.budget();
+      this.folder = new SpillFiles.Folder("floe-agg-", budget, memory.operator());
+    }
+
+    /** The next file to aggregate, or null. */
+    Pending next() {
+      return todo.pollFirst();
+    }
+
+    /** Deletes every file: the scan ended, failed or was cancelled. */
+    void delete() {
+      try {
+        for (SpillFiles.Partitions files : writing) {
+          files.deleteAll();
+        }
+        for (Pending pending : todo) {
+          pending.file().delete(pending.index());
+        }
+      } finally {
+        writing.clear();
+        todo.clear();
+        folder.delete();
+      }
+    }
+  }
+
+  /** Reserves the bytes of the groups added since the last reservation, when the budget lets it. */
+  void reserve() {
+    if (pending > 0 && memory != null && memory.reserve(pending, worker)) {
+      reserved += pending;
+      pending = 0;
+    }
+  }
+
+  /**
+   * Reserves the bytes of the groups added since the last reservation, as a worker does when its
+   * piece is read.
+   *
+   * @throws Refused when the budget refuses them
+   */
+  void reserveOrRefuse() {
+    reserve();
+    if (pending > 0 && memory != null) {
+      throw new Refused();
+    }
+  }
+
+  /** Gives back the bytes this table reserved: it was read to the end, or dropped. */
+  void release() {
+    if (memory != null) {
+      memory.release(reserved, worker);
+    }
+    reserved = 0;
+    pending = 0;
+  }
+
+  /** Whether the budget refused a group: rows of keys the table does not hold go to files. */
+  boolean full() {
+    return full;
+  }
+
+  /** The number of groups. */
+  int groups() {
+    return size;
+  }
+
+  /**
+   * Counts a new group's bytes, reserving them with those pending once they reach a chunk: false
+   * when the budget refuses them (the group is not added; {@link #refused} says what then).
+   */
+  private boolean admit(Object key) {
+    if (memory == null || merging) {
+      return true;
+    }
+    if (sized < 1024 || (sized & 15) == 0) {
+      keyBytes = Sizes.of(key);
+    }
+    sized++;
+    long bytes = pending + groupBytes + keyBytes;
+    if (bytes < memory.chunk) {
+      pending = bytes;
+      return true;
+    }
+    if (memory.reserve(bytes, worker)) {
+      reserved += bytes;
+      pending = 0;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The budget refused a new group: a worker's table gives up, a table that may spill writes the
+   * rows of new keys to files from now on, and one that may not, or holds no group, or whose rows
+   * were split {@link #LEVELS} times already, fails the statement with 53200.
+   */
+  private void refused() {
+    if (worker) {
+      throw new Refused();
+    }
+    if (spill == null) {
+      throw memory.failure(" for the " + size + " groups it holds");
+    }
+    if (size == 0) {
+      throw memory.failure(" for one group");
+    }
+    if (level >= LEVELS) {
+      throw memory.failure(
+          ": its groups still do not fit after splitting its rows " + LEVELS + " times");
+    }
+    full = true;
+  }
+
+  /** Adds a new group with key {@code key}, returning its number; -1 once the table is full. */
   private int add(Object key) {
+    if (full) {
+      return -1;
+    }
+    if (!admit(key)) {
+      refused();
+      return -1;
+    }
     if (size == keys.length) {
       int capacity = size * 2;
       keys = Arrays.copyOf(keys, capacity);
@@ -140,21 +492,56 @@ final class GroupTable implements TaskReader.RowSink {
       }
       long bits = bits(key);
       int g = byBits.find(bits);
-      return g >= 0 ? g : byBits.put(bits, add(key));
+      if (g >= 0) {
+        return g;
+      }
+      g = add(key);
+      return g < 0 ? g : byBits.put(bits, g);
     }
     if (byPair != null) {
       long pair = pair(key);
       if (pair != NO_PAIR) {
         int g = byPair.find(pair);
-        return g >= 0 ? g : byPair.put(pair, add(key));
+        if (g >= 0) {
+          return g;
+        }
+        g = add(key);
+        return g < 0 ? g : byPair.put(pair, g);
       }
     }
     Integer g = byKey.get(key);
     if (g == null) {
       g = add(key);
-      byKey.put(key, g);
+      if (g >= 0) {
+        byKey.put(key, g);
+      }
     }
     return g;
+  }
+
+  /** The number of the group with key {@code key}, or -1 when the table holds none. */
+  private int find(Object key) {
+    if (groups.length == 0) {
+      return 0;
+    }
+    if (byBits != null) {
+      return key == null ? byBits.nullGroup : byBits.find(bits(key));
+    }
+    if (byPair != null && pair(key) != NO_PAIR) {
+      return byPair.find(pair(key));
+    }
+    Integer found = byKey.get(key);
+    return found == null ? -1 : found;
+  }
+
+  /** Whether this table holds a group of every key {@code other} holds. */
+  boolean holdsAll(GroupTable other) {
+    for (int g = 0; g < other.size; g++) {
+      if (find(other.keys[g]) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The bits a primitive group value is told apart by, as its box's {@code equals} does. */
@@ -256,6 +643,16 @@ final class GroupTable implements TaskReader.RowSink {
           key = Arrays.asList(values);
         }
         groupOf[i] = number(key);
+      }
+    }
+    if (full) {
+      int held = keepHeld(columns, rows, count);
+      if (held < count) {
+        if (held == 0) {
+          return;
+        }
+        rows = kept;
+        count = held;
       }
     }
     boolean tallied = false;
@@ -439,9 +836,87 @@ final class GroupTable implements TaskReader.RowSink {
     }
   }
 
-  /** Adds the group of row {@code row}'s value, whose bits are {@code bits}. */
+  /** Adds the group of row {@code row}'s value, whose bits are {@code bits}; -1 once full. */
   private int newGroup(ColumnVector key, int row, long bits) {
-    return byBits.put(bits, add(key.get(row)));
+    int g = add(key.get(row));
+    return g < 0 ? g : byBits.put(bits, g);
+  }
+
+  /**
+   * Writes the batch's rows whose key has no group ({@code groupOf[i] < 0}) to the files, and
+   * leaves the others in {@link #kept} with their group numbers first in {@link #groupOf}; returns
+   * how many are left.
+   */
+  private int keepHeld(ColumnVector[] columns, int[] rows, int count) {
+    if (kept.length < count) {
+      kept = new int[Math.max(count, BatchReader.BATCH_ROWS)];
+    }
+    int held = 0;
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      int g = groupOf[i];
+      if (g >= 0) {
+        kept[held] = row;
+        groupOf[held++] = g;
+      } else {
+        Object[] values = new Object[columns.length];
+        for (int c = 0; c < values.length; c++) {
+          values[c] = columns[c].get(row);
+        }
+        write(keyOf(values), values);
+      }
+    }
+    return held;
+  }
+
+  /** The key of a row of the scan's and computed columns. */
+  private Object keyOf(Object[] row) {
+    if (groups.length == 0) {
+      return null;
+    }
+    if (groups.length == 1) {
+      return row[groups[0]];
+    }
+    Object[] values = new Object[groups.length];
+    for (int g = 0; g < groups.length; g++) {
+      values[g] = row[groups[g]];
+    }
+    return Arrays.asList(values);
+  }
+
+  /** Writes a row whose key the table does not hold to the file of its key. */
+  private void write(Object key, Object[] row) {
+    if (spilling == null) {
+      spilling = new SpillFiles.Partitions(spill.folder, FANOUT, level + 1);
+      spill.writing.add(spilling);
+    }
+    try {
+      spilling.add(key, row);
+    } catch (SpillFiles.NotSpillable e) {
+      throw memory.failure(" and cannot spill to disk: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Ends the table's input: the files it wrote are closed and queued to be aggregated next, ahead
+   * of those queued before, in order.
+   */
+  void finishSpill() {
+    SpillFiles.Partitions files = spilling;
+    if (files == null) {
+      return;
+    }
+    spilling = null;
+    files.finish();
+    spill.writing.remove(files);
+    spill.budget.spilled();
+    for (int i = FANOUT - 1; i >= 0; i--) {
+      if (files.count(i) > 0) {
+        spill.todo.addFirst(new Pending(files, i, level + 1));
+      } else {
+        files.delete(i);
+      }
+    }
   }
 
   @Override
@@ -453,39 +928,56 @@ final class GroupTable implements TaskReader.RowSink {
         row[width + i] = expressions[i].evaluate(c -> scanRow[c]);
       }
     }
-    Object key;
-    if (groups.length == 0) {
-      key = null;
-    } else if (groups.length == 1) {
-      key = row[groups[0]];
-    } else {
-      Object[] values = new Object[groups.length];
-      for (int g = 0; g < groups.length; g++) {
-        values[g] = row[groups[g]];
-      }
-      key = Arrays.asList(values);
-    }
+    computedRow(row);
+  }
+
+  /**
+   * Adds one row of the scan's columns and the computed ones (as {@link #row} computes them, or as
+   * a file of rows past the budget holds them).
+   */
+  void computedRow(Object[] row) {
+    Object key = keyOf(row);
     int g = number(key);
+    if (g < 0) {
+      write(key, row); // written at once: the caller may reuse the array
+      return;
+    }
     for (int c = 0; c < accumulators.length; c++) {
       accumulators[c][g].add(args[c] < 0 ? null : row[args[c]]);
     }
   }
 
-  /** Merges the values of the rows that follow this table's in the scan. */
+  /**
+   * Merges the values of the rows that follow this table's in the scan, and takes over the memory
+   * {@code later} reserved (for its groups new here; the rest is given back). Groups merged in are
+   * never refused: a table that may be full merges only tables whose keys it holds ({@link
+   * #holdsAll}).
+   */
   void merge(GroupTable later) {
+    int before = size;
+    merging = true;
+    try {
+      mergeGroups(later);
+    } finally {
+      merging = false;
+    }
+    long taken = later.reserved;
+    later.reserved = 0;
+    later.pending = 0;
+    if (taken > 0 && memory != null) {
+      if (later.worker) {
+        memory.handOver(taken);
+      }
+      long kept = later.size == 0 ? 0 : taken / later.size * (size - before);
+      memory.release(taken - kept, false);
+      reserved += kept;
+    }
+  }
+
+  private void mergeGroups(GroupTable later) {
     for (int lg = 0; lg < later.size; lg++) {
       Object key = later.keys[lg];
-      int g;
-      if (groups.length == 0) {
-        g = 0;
-      } else if (byBits != null) {
-        g = key == null ? byBits.nullGroup : byBits.find(bits(key));
-      } else if (byPair != null && pair(key) != NO_PAIR) {
-        g = byPair.find(pair(key));
-      } else {
-        Integer found = byKey.get(key);
-        g = found == null ? -1 : found;
-      }
+      int g = find(key);
       if (g < 0) {
         g = number(key);
         for (int c = 0; c < accumulators.length; c++) {
@@ -512,27 +1004,23 @@ final class GroupTable implements TaskReader.RowSink {
   }
 
   /**
-   * The result rows: group values then call results; without group columns one row even when no row
-   * was added (counts 0, other results NULL), with them one row per group met.
+   * The result row of group {@code g}: its group values then the calls' results. Without group
+   * columns a table has one group even when no row was added (counts 0, other results NULL).
    */
-  List<Object[]> rows() {
-    List<Object[]> rows = new ArrayList<>(size);
-    for (int g = 0; g < size; g++) {
-      Object[] values;
-      if (groups.length == 0) {
-        values = new Object[0];
-      } else if (groups.length == 1) {
-        values = new Object[] {keys[g]};
-      } else {
-        values = ((List<?>) keys[g]).toArray();
-      }
-      Object[] row = Arrays.copyOf(values, values.length + accumulators.length);
-      for (int c = 0; c < accumulators.length; c++) {
-        row[values.length + c] = accumulators[c][g].result();
-      }
-      rows.add(row);
+  Object[] row(int g) {
+    Object[] values;
+    if (groups.length == 0) {
+      values = new Object[0];
+    } else if (groups.length == 1) {
+      values = new Object[] {keys[g]};
+    } else {
+      values = ((List<?>) keys[g]).toArray();
     }
-    return rows;
+    Object[] row = Arrays.copyOf(values, values.length + accumulators.length);
+    for (int c = 0; c < accumulators.length; c++) {
+      row[values.length + c] = accumulators[c][g].result();
+    }
+    return row;
   }
 
   /** A key of two integers none NULL, as the one long its halves are; NO_PAIR for other keys. */

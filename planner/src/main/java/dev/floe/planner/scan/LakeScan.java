@@ -212,7 +212,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
   @Override
   public Enumerator<Object[]> enumerator() {
     if (spec.aggregated()) {
-      return new ListEnumerator(ScanAggregation.rows(root, spec));
+      return ScanAggregation.enumerator(root, spec);
     }
     Target target = target(spec);
     PinnedTable pinned = target.pinned();

@@ -1,6 +1,7 @@
 package dev.floe.planner.scan;
 
 import dev.floe.planner.scan.LakeAggregation.Call;
+import dev.floe.planner.session.Cancellation;
 import dev.floe.planner.session.PinnedTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionField;
@@ -32,6 +34,13 @@ import org.apache.iceberg.util.PropertyUtil;
  * the tables are merged in piece order on the statement's thread, so groups come out as one pass
  * would list them.
  *
+ * <p>Every table's groups count against the statement's memory budget while the scan runs ({@link
+ * GroupTable.Memory}). Once a worker's table is refused, the workers stop and the statement's
+ * thread reads that piece and the rest itself into the total; once the total is refused, the rows
+ * of keys it does not hold go to spill files ({@link GroupTable.Spill}), and the result is the
+ * total's groups, then each file's, aggregated a file at a time ({@link Groups}); groups then no
+ * longer come in the order one pass would list them (an aggregate promises no order).
+ *
  * <p>What manifests answer: {@code COUNT(*)} (the record count), {@code COUNT(col)} (value count
  * less null count), {@code MIN}/{@code MAX} of BOOLEAN, numeric, DATE, TIME and TIMESTAMP columns
  * (the lower and upper bounds, which Iceberg keeps whole for these types; for REAL and DOUBLE only
@@ -46,9 +55,15 @@ final class ScanAggregation {
   private final LakeAggregation aggregation;
   private final Type[] columnTypes;
   private final int[] fieldIds;
+  private final GroupTable.Memory memory;
 
-  private ScanAggregation(LakeScanSpec spec, Schema schema) {
+  /** The scan's spill files; replaced when the scan starts over on one thread. */
+  private GroupTable.Spill spill;
+
+  private ScanAggregation(LakeScanSpec spec, Schema schema, GroupTable.Memory memory) {
     this.spec = spec;
+    this.memory = memory;
+    this.spill = new GroupTable.Spill(memory);
     this.aggregation = spec.aggregation();
     List<Types.NestedField> all = schema.columns();
     this.columnTypes = new Type[spec.columns().size()];
@@ -60,17 +75,52 @@ final class ScanAggregation {
     }
   }
 
-  /** The result rows of an aggregating scan. */
-  static List<Object[]> rows(DataContext root, LakeScanSpec spec) {
+  /**
+   * The result rows of an aggregating scan: its files are read (and what did not fit the budget
+   * written to spill files) before this returns; the files are aggregated as the rows are asked
+   * for. Closing the enumerator, or its failure, deletes the files and gives the memory back.
+   */
+  static Enumerator<Object[]> enumerator(DataContext root, LakeScanSpec spec) {
     LakeScan.Target target = LakeScan.target(spec);
-    ScanAggregation scan = new ScanAggregation(spec, target.schema());
+    GroupTable.Memory memory =
+        new GroupTable.Memory(
+            Cancellation.current().memory(),
+            "the aggregate in the scan of " + target.pinned().name());
+    ScanAggregation scan = new ScanAggregation(spec, target.schema(), memory);
+    LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
+    ScanStats stats =
+        target.snapshotId() == null
+            ? null
+            : ScanStats.start(target.pinned().name(), target.snapshotId());
+    try {
+      GroupTable total = scan.total(target, stats, cancel);
+      return scan.new Groups(total, stats, cancel);
+    } catch (RuntimeException | Error e) {
+      scan.end();
+      throw e;
+    }
+  }
+
+  /** Deletes the spill files and gives back the memory: the scan ended, failed or was cancelled. */
+  private void end() {
+    try {
+      spill.delete();
+    } finally {
+      memory.close();
+    }
+  }
+
+  /** A piece answered from a file's manifest entry: its table, and the file to read instead. */
+  private record Answered(GroupTable table, FileScanTask file) {}
+
+  /** Reads the scan's files into the total: the groups that fit, the rest in spill files. */
+  private GroupTable total(LakeScan.Target target, ScanStats stats, LakeScan.CancelCheck cancel) {
     if (target.snapshotId() == null) {
-      return scan.newTable().rows();
+      return newTotal(0);
     }
     PinnedTable pinned = target.pinned();
     Table table = pinned.table();
     List<FileScanTask> files = LakeScan.tasks(target, spec.filter(), true);
-    ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     long splitSize =
         PropertyUtil.propertyAsLong(
             table.properties(), TableProperties.SPLIT_SIZE, TableProperties.SPLIT_SIZE_DEFAULT);
@@ -78,9 +128,9 @@ final class ScanAggregation {
     List<Object> pieces = new ArrayList<>();
     List<FileScanTask> toRead = new ArrayList<>();
     for (FileScanTask file : files) {
-      GroupTable answered = scan.fromMetadata(file);
+      GroupTable answered = fromMetadata(file);
       if (answered != null) {
-        pieces.add(answered);
+        pieces.add(new Answered(answered, file));
         if (stats != null) {
           stats.fileFromMetadata();
         }
@@ -101,25 +151,27 @@ final class ScanAggregation {
     LakeScan.applyNameMapping(reader, table);
     reader.condition(spec.condition());
     reader.recordInto(stats);
-    LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
     long start = System.nanoTime();
     try {
       int workers = LakeScan.workers(spec, toRead);
       GroupTable total = null;
       if (workers > 1) {
-        total =
-            scan.parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
+        total = parallel(pieces, toRead, reader, workers, spec.session().scanExecutor(), cancel);
         // A REAL/DOUBLE MAX that met NaN: only one pass in scan order gives Calcite's answer.
-        total = total.ordered() ? total : null;
+        if (!total.ordered()) {
+          total.release();
+          total = null;
+          spill.delete();
+          spill = new GroupTable.Spill(memory);
+        }
       }
       if (total == null) {
-        total = scan.serial(pieces, reader, cancel);
+        total = newTotal(0);
+        serial(total, pieces, 0, reader, cancel);
       }
-      List<Object[]> rows = total.rows();
-      if (stats != null) {
-        stats.rowsReturned(rows.size());
-      }
-      return rows;
+      total.finishSpill();
+      total.reserve();
+      return total;
     } finally {
       if (stats != null) {
         stats.time(System.nanoTime() - start);
@@ -127,22 +179,152 @@ final class ScanAggregation {
     }
   }
 
+  /** A table answered from a manifest entry (unaccounted: one group). */
   private GroupTable newTable() {
     return new GroupTable(aggregation, columnTypes);
   }
 
-  /** Reads every piece on the statement's thread, in order, into one table. */
-  private GroupTable serial(List<Object> pieces, TaskReader reader, LakeScan.CancelCheck cancel) {
-    GroupTable total = newTable();
-    for (Object piece : pieces) {
+  /** A table of the statement's thread, which spills what does not fit. */
+  private GroupTable newTotal(int level) {
+    return new GroupTable(aggregation, columnTypes, memory, spill, false, level);
+  }
+
+  /** A worker's table, which gives up past the budget. */
+  private GroupTable newWorkerTable() {
+    return new GroupTable(aggregation, columnTypes, memory, null, true, 0);
+  }
+
+  /** Reads the pieces from {@code from} on the statement's thread, in order, into {@code total}. */
+  private void serial(
+      GroupTable total,
+      List<Object> pieces,
+      int from,
+      TaskReader reader,
+      LakeScan.CancelCheck cancel) {
+    for (Object piece : pieces.subList(from, pieces.size())) {
       cancel.check();
-      if (piece instanceof GroupTable answered) {
-        total.merge(answered);
+      if (piece instanceof Answered answered) {
+        if (!total.full() || total.holdsAll(answered.table())) {
+          total.merge(answered.table());
+        } else {
+          // a key the total, full, does not hold: its rows go to the files, so the file is read
+          read(reader, answered.file(), total, cancel);
+        }
       } else {
         read(reader, (FileScanTask) piece, total, cancel);
       }
     }
-    return total;
+  }
+
+  /**
+   * The groups of an aggregating scan, asked for one at a time: the total's, then each spill
+   * file's, a file aggregated into a table of its own when the groups before are read (its keys
+   * still past the budget written to files again, aggregated next). A table's memory is given back
+   * once its groups are read. Reading to the end, closing or a failure deletes the files.
+   */
+  private final class Groups implements Enumerator<Object[]> {
+    private static final int CHECK_EVERY = 256;
+
+    private final ScanStats stats;
+    private final LakeScan.CancelCheck cancel;
+    private GroupTable table;
+    private int next;
+    private int steps;
+    private Object[] current;
+    private boolean closed;
+
+    Groups(GroupTable total, ScanStats stats, LakeScan.CancelCheck cancel) {
+      this.table = total;
+      this.stats = stats;
+      this.cancel = cancel;
+      if (stats != null) {
+        stats.rowsReturned(total.groups());
+      }
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (closed) {
+        return false;
+      }
+      try {
+        while (true) {
+          if (table != null && next < table.groups()) {
+            tick();
+            current = table.row(next++);
+            return true;
+          }
+          if (table != null) {
+            table.release();
+            table = null;
+          }
+          GroupTable.Pending file = spill.next();
+          if (file == null) {
+            break;
+          }
+          long start = System.nanoTime();
+          try {
+            table = aggregate(file);
+          } finally {
+            if (stats != null) {
+              stats.time(System.nanoTime() - start);
+            }
+          }
+          next = 0;
+          if (stats != null) {
+            stats.rowsReturned(table.groups());
+          }
+        }
+      } catch (RuntimeException | Error e) {
+        close();
+        throw e;
+      }
+      close();
+      return false;
+    }
+
+    /** Aggregates one spill file into a table of its own, its new keys past the budget to files. */
+    private GroupTable aggregate(GroupTable.Pending file) {
+      GroupTable into = newTotal(file.level());
+      try (Enumerator<Object[]> rows = file.file().<Object[]>rows(file.index()).enumerator()) {
+        while (rows.moveNext()) {
+          tick();
+          into.computedRow(rows.current());
+        }
+      } finally {
+        file.file().delete(file.index());
+      }
+      into.finishSpill();
+      into.reserve();
+      return into;
+    }
+
+    private void tick() {
+      if (++steps == CHECK_EVERY) {
+        steps = 0;
+        cancel.check();
+      }
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        table = null;
+        current = null;
+        end();
+      }
+    }
   }
 
   private static void read(
@@ -178,11 +360,18 @@ final class ScanAggregation {
             executor,
             (t, out) -> {
               Piece piece;
+              GroupTable table = newWorkerTable();
               try {
-                GroupTable table = newTable();
                 reader.read(toRead.get(t), table, out::check);
+                table.reserveOrRefuse();
                 piece = new Piece(table, null);
               } catch (ScanWorkers.Stopped e) {
+                table.release();
+                return false;
+              } catch (GroupTable.Refused e) {
+                // the statement's thread reads this piece and the rest itself
+                table.release();
+                out.put(new Piece(null, null));
                 return false;
               } catch (ArithmeticException e) {
                 piece = new Piece(null, e);
@@ -191,18 +380,29 @@ final class ScanAggregation {
               }
               return out.put(piece) && piece.failure() == null;
             })) {
-      GroupTable total = newTable();
+      GroupTable total = newTotal(0);
       int next = 0;
-      for (Object piece : pieces) {
-        if (piece instanceof GroupTable answered) {
-          total.merge(answered);
+      int refusedAt = -1;
+      for (int p = 0; p < pieces.size(); p++) {
+        Object piece = pieces.get(p);
+        if (piece instanceof Answered answered) {
+          total.merge(answered.table());
           continue;
         }
         Piece done = read.take(next++, cancel);
         if (done.failure() != null) {
           throw done.failure();
         }
+        if (done.table() == null) {
+          refusedAt = p; // a worker's groups did not fit
+          break;
+        }
         total.merge(done.table());
+      }
+      if (refusedAt >= 0) {
+        read.close(); // the workers stop, and their tables are dropped
+        memory.releaseWorkers();
+        serial(total, pieces, refusedAt, reader, cancel);
       }
       return total;
     }
@@ -210,7 +410,13 @@ final class ScanAggregation {
 
   /** How many of the files a scan plans its manifests can answer, for EXPLAIN. */
   static long answerableFiles(LakeScanSpec spec, Iterable<FileScanTask> files, Schema schema) {
-    ScanAggregation scan = new ScanAggregation(spec, schema);
+    ScanAggregation scan =
+        new ScanAggregation(
+            spec,
+            schema,
+            // tables of a file each, dropped at once: nothing to reserve, no file written
+            new GroupTable.Memory(
+                dev.floe.planner.session.MemoryBudget.UNLIMITED, "the aggregate in a scan"));
     long answerable = 0;
     for (FileScanTask file : files) {
       if (scan.fromMetadata(file) != null) {

@@ -1,7 +1,6 @@
-package dev.floe.planner.prepare;
+package dev.floe.planner.session;
 
 import dev.floe.error.FloeError;
-import dev.floe.planner.session.MemoryBudget;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -31,18 +30,21 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The files of a hash join whose build side does not fit its share of the statement's memory budget
- * ({@link HashJoins}): the rows of both sides partitioned by a hash of their join key into files of
- * one folder under {@code java.io.tmpdir} ({@code floe-join-*}), created when the join first spills
- * and deleted when it closes, fails or is cancelled (and, for a JVM that ends with a join still
- * open, when the JVM exits). A sort past its budget writes its sorted runs with the same folders
- * and encoding ({@link SortSpill}, {@code floe-sort-*}). Rows are written in a compact tagged
- * encoding of the values Calcite's rows hold at run time: NULL, BOOLEAN, the integers (DATE, TIME
- * and TIMESTAMP are held as {@code Integer} or {@code Long}), FLOAT, DOUBLE, DECIMAL, text, binary,
- * UUID, arrays, maps and rows (as {@code Object[]} or lists). A row holding anything else cannot be
- * spilled ({@link NotSpillable}).
+ * The spill files of the statement's operators past its memory budget. Those of a hash join whose
+ * build side does not fit its share of the budget ({@code prepare.HashJoins}): the rows of both
+ * sides partitioned by a hash of their join key into files of one folder under {@code
+ * java.io.tmpdir} ({@code floe-join-*}), created when the join first spills and deleted when it
+ * closes, fails or is cancelled (and, for a JVM that ends with a join still open, when the JVM
+ * exits). A sort past its budget writes its sorted runs with the same folders and encoding ({@code
+ * prepare.SortSpill}, {@code floe-sort-*}), Calcite's aggregate and the aggregate a scan computes
+ * their rows of keys that did not fit ({@code prepare.AggregateSpill}, {@code
+ * scan.ScanAggregation}, {@code floe-agg-*}). Rows are written in a compact tagged encoding of the
+ * values Calcite's rows hold at run time: NULL, BOOLEAN, the integers (DATE, TIME and TIMESTAMP are
+ * held as {@code Integer} or {@code Long}), FLOAT, DOUBLE, DECIMAL, text, binary, UUID, arrays,
+ * maps and rows (as {@code Object[]} or lists). A row holding anything else cannot be spilled
+ * ({@link NotSpillable}).
  */
-final class JoinSpill {
+public final class SpillFiles {
   private static final int BUFFER = 32 * 1024;
 
   /** Folders of joins and sorts still open, deleted when the JVM exits. */
@@ -76,10 +78,10 @@ final class JoinSpill {
     }
   }
 
-  private JoinSpill() {}
+  private SpillFiles() {}
 
   /** A row holding a value the encoding does not know: the join cannot spill. */
-  static final class NotSpillable extends RuntimeException {
+  public static final class NotSpillable extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     NotSpillable(Class<?> type) {
@@ -96,7 +98,7 @@ final class JoinSpill {
    * bytes its files hold count in the statement's spill limit ({@link MemoryBudget#wrote}) until
    * they are deleted.
    */
-  static final class Folder {
+  public static final class Folder {
     private final String prefix;
     private final MemoryBudget memory;
     private final String operator;
@@ -109,7 +111,7 @@ final class JoinSpill {
      * A folder named {@code prefix} and a unique suffix ({@code floe-join-}, {@code floe-sort-}),
      * for {@code operator}'s files, counted in {@code memory}.
      */
-    Folder(String prefix, MemoryBudget memory, String operator) {
+    public Folder(String prefix, MemoryBudget memory, String operator) {
       this.prefix = prefix;
       this.memory = memory;
       this.operator = operator;
@@ -122,12 +124,12 @@ final class JoinSpill {
      *
      * @throws dev.floe.error.FloeException CANCELLED (57014) once the JVM is ending
      */
-    Path newFile() {
+    public Path newFile() {
       if (deleted) {
         throw new IllegalStateException("the spill folder is deleted");
       }
       if (path == null) {
-        memory.startSpill(operator, JoinSpill::usableSpace);
+        memory.startSpill(operator, SpillFiles::usableSpace);
       }
       synchronized (CREATING) {
         if (ending) {
@@ -147,23 +149,23 @@ final class JoinSpill {
     }
 
     /** The folder, or null before the join spilled. */
-    @Nullable Path path() {
+    public @Nullable Path path() {
       return path;
     }
 
     /** Counts bytes written to one of its files (53200 past the statement's spill limit). */
-    void wrote(long bytes) {
+    public void wrote(long bytes) {
       onDisk += bytes;
       memory.wrote(bytes, operator);
     }
 
     /** Counts the bytes of one of its files deleted. */
-    void deleted(long bytes) {
+    public void deleted(long bytes) {
       onDisk -= bytes;
       memory.deleted(bytes);
     }
 
-    void delete() {
+    public void delete() {
       deleted = true;
       if (path != null) {
         deleteTree(path);
@@ -214,7 +216,7 @@ final class JoinSpill {
   }
 
   /** The partition of a key among {@code fanout}: a hash of its hash, mixed with the seed. */
-  static int partition(@Nullable Object key, int seed, int fanout) {
+  public static int partition(@Nullable Object key, int seed, int fanout) {
     if (key == null) {
       return 0;
     }
@@ -228,7 +230,7 @@ final class JoinSpill {
   }
 
   /** One side's rows in {@code fanout} files, a row's file chosen by its key. */
-  static final class Partitions {
+  public static final class Partitions {
     private final Folder folder;
     private final int fanout;
     private final int seed;
@@ -237,7 +239,7 @@ final class JoinSpill {
     private final long[] counts;
     private final long[] fileBytes;
 
-    Partitions(Folder folder, int fanout, int seed) {
+    public Partitions(Folder folder, int fanout, int seed) {
       this.folder = folder;
       this.fanout = fanout;
       this.seed = seed;
@@ -247,16 +249,16 @@ final class JoinSpill {
       this.fileBytes = new long[fanout];
     }
 
-    int fanout() {
+    public int fanout() {
       return fanout;
     }
 
-    int seed() {
+    public int seed() {
       return seed;
     }
 
     /** Writes a row to the partition of its key (a NULL key's row to the first). */
-    void add(@Nullable Object key, @Nullable Object row) {
+    public void add(@Nullable Object key, @Nullable Object row) {
       int i = partition(key, seed, fanout);
       Output out = outs[i];
       try {
@@ -280,7 +282,7 @@ final class JoinSpill {
     }
 
     /** Ends the writing: every file closed, ready to be read. */
-    void finish() {
+    public void finish() {
       IOException failed = null;
       int at = 0;
       for (int i = 0; i < fanout; i++) {
@@ -300,12 +302,12 @@ final class JoinSpill {
       }
     }
 
-    long count(int i) {
+    public long count(int i) {
       return counts[i];
     }
 
     /** The partitions holding rows. */
-    int nonEmpty() {
+    public int nonEmpty() {
       int n = 0;
       for (long c : counts) {
         n += c > 0 ? 1 : 0;
@@ -314,7 +316,7 @@ final class JoinSpill {
     }
 
     /** The rows of partition {@code i}, read back from its file. */
-    <E> Enumerable<E> rows(int i) {
+    public <E> Enumerable<E> rows(int i) {
       Path file = files[i];
       long count = counts[i];
       return new AbstractEnumerable<E>() {
@@ -326,7 +328,7 @@ final class JoinSpill {
     }
 
     /** Deletes partition {@code i}'s file. */
-    void delete(int i) {
+    public void delete(int i) {
       DataOutputStream out = outs[i];
       outs[i] = null;
       if (out != null) {
@@ -349,7 +351,7 @@ final class JoinSpill {
       }
     }
 
-    void deleteAll() {
+    public void deleteAll() {
       for (int i = 0; i < fanout; i++) {
         delete(i);
       }
@@ -446,7 +448,7 @@ final class JoinSpill {
   private static final int MAP = 18;
 
   /** Writes one value (a row is an {@code Object[]}, a list or a single value). */
-  static void write(DataOutputStream out, @Nullable Object value) throws IOException {
+  public static void write(DataOutputStream out, @Nullable Object value) throws IOException {
     if (value == null) {
       out.writeByte(NULL);
     } else if (value instanceof Integer i) {
@@ -541,7 +543,7 @@ final class JoinSpill {
   }
 
   /** Reads one value {@link #write} wrote. */
-  static @Nullable Object read(DataInputStream in) throws IOException {
+  public static @Nullable Object read(DataInputStream in) throws IOException {
     int tag = in.read();
     switch (tag) {
       case NULL:

@@ -1,11 +1,9 @@
-package dev.floe.planner.prepare;
+package dev.floe.planner.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.error.FloeException;
-import dev.floe.planner.session.MemoryBudget;
-import dev.floe.planner.session.SpillLimit;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -25,13 +23,13 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.junit.jupiter.api.Test;
 
 /** The spill files of a hash join: values read back equal to those written, and files deleted. */
-class JoinSpillTest {
+class SpillFilesTest {
   private static Object roundTrip(Object value) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      JoinSpill.write(out, value);
+      SpillFiles.write(out, value);
     }
-    return JoinSpill.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    return SpillFiles.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
   }
 
   @Test
@@ -78,15 +76,15 @@ class JoinSpillTest {
   @Test
   void aValueOfAnUnknownClassCannotBeSpilled() {
     assertThatThrownBy(() -> roundTrip(new Object[] {new StringBuilder("x")}))
-        .isInstanceOf(JoinSpill.NotSpillable.class)
+        .isInstanceOf(SpillFiles.NotSpillable.class)
         .hasMessageContaining("java.lang.StringBuilder");
   }
 
   @Test
   void partitionsKeepEachRowUnderItsKeysPartitionAndAreDeletedWithTheirFolder() throws IOException {
     MemoryBudget memory = new MemoryBudget(1 << 20);
-    JoinSpill.Folder folder = new JoinSpill.Folder("floe-join-", memory, "the join");
-    JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 16, 1);
+    SpillFiles.Folder folder = new SpillFiles.Folder("floe-join-", memory, "the join");
+    SpillFiles.Partitions parts = new SpillFiles.Partitions(folder, 16, 1);
     for (long i = 0; i < 1000; i++) {
       parts.add(i % 50, new Object[] {i % 50, "row" + i});
     }
@@ -106,7 +104,7 @@ class JoinSpillTest {
       }
       assertThat(rows).hasSize((int) parts.count(p));
       for (Object[] r : rows) {
-        assertThat(JoinSpill.partition(r[0], 1, 16)).as(Arrays.toString(r)).isEqualTo(p);
+        assertThat(SpillFiles.partition(r[0], 1, 16)).as(Arrays.toString(r)).isEqualTo(p);
       }
       total += rows.size();
     }
@@ -114,7 +112,7 @@ class JoinSpillTest {
     // another seed sends keys elsewhere: a partition split again does not stay whole
     long moved = 0;
     for (long k = 0; k < 50; k++) {
-      moved += JoinSpill.partition(k, 1, 16) != JoinSpill.partition(k, 2, 16) ? 1 : 0;
+      moved += SpillFiles.partition(k, 1, 16) != SpillFiles.partition(k, 2, 16) ? 1 : 0;
     }
     assertThat(moved).isGreaterThan(25);
     assertThat(memory.onDisk()).isEqualTo(memory.spilledBytes()).isGreaterThan(1000 * 8);
@@ -128,8 +126,8 @@ class JoinSpillTest {
   @Test
   void filesPastTheSpillLimitFailWith53200NamingTheLimit() {
     MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(4096));
-    JoinSpill.Folder folder = new JoinSpill.Folder("floe-sort-", memory, "the sort");
-    JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 1, 0);
+    SpillFiles.Folder folder = new SpillFiles.Folder("floe-sort-", memory, "the sort");
+    SpillFiles.Partitions parts = new SpillFiles.Partitions(folder, 1, 0);
     try {
       assertThatThrownBy(
               () -> {
@@ -154,8 +152,8 @@ class JoinSpillTest {
   @Test
   void aSpillLimitOfZeroRefusesTheFirstFile() {
     MemoryBudget memory = new MemoryBudget(1 << 20, SpillLimit.ofBytes(0));
-    JoinSpill.Folder folder = new JoinSpill.Folder("floe-join-", memory, "the hash join j");
-    JoinSpill.Partitions parts = new JoinSpill.Partitions(folder, 4, 0);
+    SpillFiles.Folder folder = new SpillFiles.Folder("floe-join-", memory, "the hash join j");
+    SpillFiles.Partitions parts = new SpillFiles.Partitions(folder, 4, 0);
     assertThatThrownBy(() -> parts.add(1, new Object[] {1}))
         .isInstanceOf(FloeException.class)
         .hasMessageContaining("the hash join j")
