@@ -115,31 +115,27 @@ class TpchTest {
   @Test
   void q17GroupsLineitemOnlyForThePartsOfItsBrandAndContainer() throws SQLException {
     // q17 with the brand and container of the most parts at this scale (q17's own may hold none)
-    String brand;
-    String container;
-    try (Statement s = floe.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT p_brand, p_container FROM part GROUP BY p_brand, p_container"
-                    + " ORDER BY COUNT(*) DESC, p_brand, p_container LIMIT 1")) {
-      rs.next();
-      brand = rs.getString(1);
-      container = rs.getString(2);
-    }
-    long parts;
-    long allParts;
-    try (Statement s = floe.createStatement();
-        ResultSet rs =
-            s.executeQuery(
+    String[] most =
+        Sql.column(
+                floe,
+                "SELECT p_brand || '/' || p_container FROM part GROUP BY p_brand, p_container"
+                    + " ORDER BY COUNT(*) DESC, p_brand, p_container LIMIT 1")
+            .get(0)
+            .split("/");
+    String brand = most[0];
+    String container = most[1];
+    String[] counts =
+        Sql.lines(
+                floe,
                 "SELECT COUNT(DISTINCT l_partkey), COUNT(DISTINCT CASE WHEN p_brand = '"
                     + brand
                     + "' AND p_container = '"
                     + container
-                    + "' THEN l_partkey END) FROM lineitem JOIN part ON p_partkey = l_partkey")) {
-      rs.next();
-      allParts = rs.getLong(1);
-      parts = rs.getLong(2);
-    }
+                    + "' THEN l_partkey END) FROM lineitem JOIN part ON p_partkey = l_partkey")
+            .get(0)
+            .split(" ");
+    long allParts = Long.parseLong(counts[0]);
+    long parts = Long.parseLong(counts[1]);
     assertThat(parts).isPositive().isLessThan(allParts / 10);
     String sql =
         Tpch.query(17, SCALE_FACTOR)

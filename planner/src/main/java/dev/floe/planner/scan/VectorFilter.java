@@ -217,22 +217,19 @@ final class VectorFilter {
     }
     int c = column;
     ColumnVector.Kind kind = ColumnVector.kindOf(fields.get(c).type());
+    used.add(c);
     if (predicate.isUnaryPredicate()) {
       switch (predicate.op()) {
         case IS_NULL:
           // reached only for rows where the column is not NULL (see test)
-          used.add(c);
           return (v, r) -> false;
         case NOT_NULL:
-          used.add(c);
           return (v, r) -> true;
         default:
           // IS_NAN, NOT_NAN
-          used.add(c);
           return decided(c, kind, predicate);
       }
     }
-    used.add(c);
     if (predicate.isSetPredicate()) {
       Node in = inList(c, kind, predicate.asSetPredicate().literalSet(), predicate.op());
       return in != null ? in : decided(c, kind, predicate);
@@ -329,31 +326,25 @@ final class VectorFilter {
       return null;
     }
     boolean in = op == Expression.Operation.IN;
-    if (kind == ColumnVector.Kind.INT) {
-      int[] sorted = new int[literals.size()];
-      int n = 0;
-      for (Object literal : literals) {
-        if (!(literal instanceof Integer value)) {
-          return null;
-        }
-        sorted[n++] = value;
-      }
-      java.util.Arrays.sort(sorted);
-      return (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].ints[r]) >= 0) == in;
+    Class<?> type =
+        kind == ColumnVector.Kind.INT
+            ? Integer.class
+            : kind == ColumnVector.Kind.LONG ? Long.class : null;
+    if (type == null) {
+      return null;
     }
-    if (kind == ColumnVector.Kind.LONG) {
-      long[] sorted = new long[literals.size()];
-      int n = 0;
-      for (Object literal : literals) {
-        if (!(literal instanceof Long value)) {
-          return null;
-        }
-        sorted[n++] = value;
+    long[] sorted = new long[literals.size()];
+    int n = 0;
+    for (Object literal : literals) {
+      if (!type.isInstance(literal)) {
+        return null;
       }
-      java.util.Arrays.sort(sorted);
-      return (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].longs[r]) >= 0) == in;
+      sorted[n++] = ((Number) literal).longValue();
     }
-    return null;
+    java.util.Arrays.sort(sorted);
+    return kind == ColumnVector.Kind.INT
+        ? (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].ints[r]) >= 0) == in
+        : (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].longs[r]) >= 0) == in;
   }
 
   /**
