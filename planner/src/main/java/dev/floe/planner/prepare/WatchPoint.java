@@ -12,12 +12,14 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableMergeJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.EnumerableSort;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.function.EqualityComparer;
 import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.function.Function1;
@@ -59,7 +61,13 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
      * The statement's memory budget, which each group the hash aggregate above holds reserves
      * ({@link AggregateSpill}); the rows themselves pass as they are.
      */
-    GROUP
+    GROUP,
+    /**
+     * The inner side of a nested-loop join, which Calcite's join enumerates again for each row of
+     * its outer side: read once into memory, within a share of the statement's budget, and replayed
+     * from there ({@link #replayed}).
+     */
+    REPLAY
   }
 
   private final Kind kind;
@@ -74,7 +82,8 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
    * hash aggregate of one grouping set with group keys, a cancel point above every join, and one
    * under every input of a join that loops over one input for each row of the other (a nested-loop
    * join, a correlate): a hash or merge join reads each input row once, and the scans below check
-   * as they read. So a join, and a sort, aggregate or write consuming one, stops within a row.
+   * as they read. So a join, and a sort, aggregate or write consuming one, stops within a row. The
+   * inner side of a nested-loop join that enumerates it once per outer row gets a replay point.
    */
   static RelNode insert(RelNode rel) {
     boolean sort = rel instanceof EnumerableSort s && s.fetch == null && s.offset == null;
@@ -86,10 +95,18 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
         (rel instanceof Join || rel instanceof Correlate) && rel instanceof EnumerableRel;
     boolean loops =
         join && !(rel instanceof EnumerableHashJoin) && !(rel instanceof EnumerableMergeJoin);
+    // Calcite's nested-loop join enumerates its inner (right) side anew for each outer row unless
+    // the join makes rows of NULLs on the left, when it holds the inner side in a list itself.
+    boolean replays =
+        rel instanceof EnumerableNestedLoopJoin nested
+            && !nested.getJoinType().generatesNullsOnLeft();
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     for (RelNode input : rel.getInputs()) {
       RelNode watched = insert(input);
+      if (replays && inputs.size() == 1) {
+        watched = over(watched, Kind.REPLAY);
+      }
       if (sort) {
         watched = over(watched, Kind.MEMORY);
       }
@@ -137,6 +154,7 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
                   case CANCEL -> "checked";
                   case MEMORY -> "sorted";
                   case GROUP -> "grouped";
+                  case REPLAY -> "replayed";
                 },
                 implementor.getRootExpression(),
                 rows)));
@@ -241,6 +259,74 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
             rows, r -> r, () -> Boolean.TRUE, (a, r) -> a, (k, a) -> k, comparer, statement, flag);
       }
     };
+  }
+
+  /**
+   * Called by generated code under the inner side of a nested-loop join: the rows of an enumerable
+   * that is enumerated once for each outer row, read the first time and kept, each reserved in the
+   * budget of the statement binding it (taken now, on the statement's thread), then replayed from
+   * memory, so the inner side's scans, joins and aggregates run once, not once per outer row (a
+   * comparison with a scalar subquery over a table of 200,000 rows read that table 200,000 times).
+   * Held rows past a share of the budget (half of what it had free when the rows were first read,
+   * as a sort takes) are dropped and given back, and the inner side is enumerated anew for each
+   * outer row as Calcite's join does. What is kept stays reserved until the statement ends: the
+   * join may enumerate its inner side again up to its last outer row.
+   */
+  public static <T> Enumerable<T> replayed(DataContext root, Enumerable<T> rows) {
+    return new Replayed<>(rows, Cancellation.current().memory());
+  }
+
+  /** The rows of an enumerable, kept at their first enumeration and replayed after. */
+  private static final class Replayed<T> extends AbstractEnumerable<T> {
+    private static final long STEP = 64 << 10;
+
+    private final Enumerable<T> rows;
+    private final MemoryBudget memory;
+    private @Nullable List<T> held;
+    private boolean tooLarge;
+
+    Replayed(Enumerable<T> rows, MemoryBudget memory) {
+      this.rows = rows;
+      this.memory = memory;
+    }
+
+    @Override
+    public Enumerator<T> enumerator() {
+      if (held != null) {
+        return Linq4j.enumerator(held);
+      }
+      if (tooLarge) {
+        return rows.enumerator();
+      }
+      long limit = memory.limit();
+      long share =
+          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - memory.reserved()) / 2;
+      List<T> kept = new ArrayList<>();
+      long reserved = 0;
+      long pending = 0;
+      try (Enumerator<T> e = rows.enumerator()) {
+        while (e.moveNext()) {
+          T row = e.current();
+          kept.add(row);
+          pending += Sizes.of(row) + 8;
+          if (pending >= STEP) {
+            if (reserved + pending > share) {
+              memory.release(reserved);
+              tooLarge = true;
+              return rows.enumerator();
+            }
+            memory.reserve(pending, "the inner side of a nested-loop join");
+            reserved += pending;
+            pending = 0;
+          }
+        }
+      }
+      if (pending > 0) {
+        memory.reserve(pending, "the inner side of a nested-loop join");
+      }
+      held = kept;
+      return Linq4j.enumerator(kept);
+    }
   }
 
   /**

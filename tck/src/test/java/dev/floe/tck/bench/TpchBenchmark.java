@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,19 +25,19 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * TPC-H through Floe against DuckDB in the same run: the tables generated at a scale factor and
  * written through Floe's batch INSERT (see {@link Tpch}), DuckDB reading the same data files, then
- * for each of the 22 queries the time of each engine, the ratio (DuckDB ms ÷ Floe ms: above 1 Floe
- * is faster), whether the answers agree, the heap Floe's run peaked at, and the joins of Floe's
- * plan with their algorithms. A program, not a test: timings on a shared machine are noisy.
+ * for each query the time of each engine, the ratio (DuckDB ms ÷ Floe ms: above 1 Floe is faster),
+ * whether the answers agree, the heap Floe's run peaked at, and the joins of Floe's plan with their
+ * algorithms. A program, not a test: timings on a shared machine are noisy.
  *
  * <p>Arguments: scale factor (default 1), runs per query and engine (default 1, after one warm-up
  * run each when more than one; the median is printed), the queries (default {@code 1-22}, e.g.
- * {@code 5,9,19,21}), the timeout of one Floe run in seconds (default 600; Floe is cancelled then,
- * and a run that does not stop within 30 s more is left behind on its thread and connection and
- * reported, and the next query runs on a new thread and connection), and a folder to keep the
- * loaded lake in and reuse (it is loaded when it holds no {@code lineitem}; by default a temporary
- * folder is loaded and deleted), and the connection property {@code memoryBudget} of the queries'
- * connection (e.g. {@code 64MB}; default the driver's own), to run the joins that spill to disk
- * when their build side does not fit.
+ * {@code 5,9,19,21}, or {@code analytics}: see {@link Tpch#queries}), the timeout of one Floe run
+ * in seconds (default 600; Floe is cancelled then, and a run that does not stop within 30 s more is
+ * left behind on its thread and connection and reported, and the next query runs on a new thread
+ * and connection), and a folder to keep the loaded lake in and reuse (it is loaded when it holds no
+ * {@code lineitem}; by default a temporary folder is loaded and deleted), and the connection
+ * property {@code memoryBudget} of the queries' connection (e.g. {@code 64MB}; default the driver's
+ * own), to run the joins that spill to disk when their build side does not fit.
  *
  * <p>Exits with status 1 after printing the table if any answer differs or any query fails.
  */
@@ -50,7 +51,7 @@ public final class TpchBenchmark {
     String[] args = joined.isEmpty() ? new String[0] : joined.split("\\s+");
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-    List<Integer> queries = args.length > 2 ? parseQueries(args[2]) : parseQueries("1-22");
+    Map<String, String> queries = Tpch.queries(args.length > 2 ? args[2] : "1-22", sf);
     int timeout = args.length > 3 ? Integer.parseInt(args[3]) : 600;
 
     String kept = args.length > 4 ? args[4] : "";
@@ -90,8 +91,8 @@ public final class TpchBenchmark {
       int failures = 0;
       ExecutorService floeThread = floeThread();
       int abandoned = 0;
-      for (int q : queries) {
-        String sql = Tpch.query(q, sf);
+      for (Map.Entry<String, String> query : queries.entrySet()) {
+        String sql = query.getValue();
         String shape;
         try {
           shape = Tpch.planShape(floe, sql);
@@ -182,8 +183,8 @@ public final class TpchBenchmark {
         String line =
             String.format(
                 Locale.ROOT,
-                "| q%02d | %.0f | %.0f | %s | %s | %,d | %s |",
-                q,
+                "| %s | %.0f | %.0f | %s | %s | %,d | %s |",
+                query.getKey(),
                 floeMedian,
                 duckMedian,
                 ratio,
@@ -230,19 +231,6 @@ public final class TpchBenchmark {
           t.setDaemon(true);
           return t;
         });
-  }
-
-  private static List<Integer> parseQueries(String text) {
-    List<Integer> queries = new ArrayList<>();
-    for (String part : text.split(",")) {
-      String[] range = part.split("-");
-      int from = Integer.parseInt(range[0].trim());
-      int to = range.length > 1 ? Integer.parseInt(range[1].trim()) : from;
-      for (int q = from; q <= to; q++) {
-        queries.add(q);
-      }
-    }
-    return queries;
   }
 
   private static String firstLine(String message) {

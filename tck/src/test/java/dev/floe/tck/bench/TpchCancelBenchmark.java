@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,7 +54,7 @@ public final class TpchCancelBenchmark {
     }
     Path lake = Path.of(args[0]);
     double sf = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
-    List<Integer> queries = parseList(args.length > 2 ? args[2] : "1-22");
+    Map<String, String> queries = Tpch.queries(args.length > 2 ? args[2] : "1-22", sf);
     List<Integer> delays = parseList(args.length > 3 ? args[3] : "200,1000,3000");
     int fullSeconds = args.length > 4 ? Integer.parseInt(args[4]) : 300;
 
@@ -75,15 +76,15 @@ public final class TpchCancelBenchmark {
     table.add(header.toString());
     table.add(rule.toString());
     int slow = 0;
-    for (int q : queries) {
-      String sql = Tpch.query(q, sf);
+    for (Map.Entry<String, String> query : queries.entrySet()) {
+      String sql = query.getValue();
       Outcome full = runner.run(sql, -1, fullSeconds);
       if (full.state == null && full.endedMs < 60_000) {
         // A second run, warm (plan kept, code compiled), is the one the cancels are timed against.
         full = runner.run(sql, -1, fullSeconds);
       }
       long own = full.endedMs;
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "| q%02d | ", q));
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "| %s | ", query.getKey()));
       if (full.state == null) {
         line.append(own);
       } else if (!full.cancelledAtLimit) {
