@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -290,6 +291,49 @@ class AggregateInScanTest {
         if (sql.contains("SUM(x)")) {
           assertThat(pushed).hasSize(11).contains("[1:Long, 2:Integer, 2:Long, 3:Long]");
         }
+      }
+    }
+  }
+
+  @Test
+  void keysOfAStringAndAnIntegerAreGroupedAsCalciteGroupsThem() throws Exception {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("CREATE TABLE mixed (s VARCHAR, a BIGINT, b INTEGER, x BIGINT)");
+      // three files; a few strings repeated (dictionary-encoded, one object per entry) and many
+      // met once or twice (past the dictionary's size: a new object per row), equal strings in
+      // different files, the empty string, NULLs in either column, integers past 32 bits
+      for (int file = 0; file < 3; file++) {
+        try (PreparedStatement insert =
+            c.prepareStatement("INSERT INTO mixed VALUES (?, ?, ?, ?)")) {
+          for (long id = file * 20_000L; id < (file + 1) * 20_000L; id++) {
+            String text =
+                id % 50 == 0
+                    ? null
+                    : id % 3 == 0
+                        ? "k" + (id % 17)
+                        : id % 41 == 0 ? "" : "u" + (id * 7919 % 25_000);
+            Long a = id % 9 == 0 ? null : id % 23 == 0 ? 4_294_967_297L * (id % 3) : id % 5 - 2;
+            Sql.setOrNull(insert, 1, text, java.sql.Types.VARCHAR);
+            Sql.setOrNull(insert, 2, a, java.sql.Types.BIGINT);
+            insert.setInt(3, (int) (id % 4));
+            insert.setLong(4, id);
+            insert.addBatch();
+          }
+          insert.executeBatch();
+        }
+      }
+      String oracle = " FROM (SELECT * FROM mixed WHERE RAND() >= 0) mixed";
+      for (String sql :
+          List.of(
+              "SELECT s, a, COUNT(*), SUM(x) FROM mixed GROUP BY s, a",
+              "SELECT b, s, MIN(x), MAX(x) FROM mixed GROUP BY b, s",
+              "SELECT s, COUNT(DISTINCT a) FROM mixed GROUP BY s",
+              "SELECT s, a, COUNT(*) FROM mixed WHERE x > 30000 AND b <> 2 GROUP BY s, a")) {
+        assertThat(plan(s, sql)).as(sql).contains("aggregate=");
+        List<String> pushed = rows(s, sql);
+        assertThat(pushed).as(sql).isEqualTo(rows(s, sql.replace(" FROM mixed", oracle)));
+        assertThat(pushed.size()).as(sql).isGreaterThan(1_000);
       }
     }
   }

@@ -73,8 +73,17 @@ final class GroupTable implements TaskReader.RowSink {
 
   private final Map<Object, Integer> byKey;
 
-  /** Group numbers of keys of two integer columns (neither NULL) by {@link #pair}; else null. */
+  /**
+   * Group numbers of keys of two columns (neither NULL), each of integers or of strings, by {@link
+   * #pair}; else null.
+   */
   private final PrimitiveGroups byPair;
+
+  /**
+   * For a key {@link #byPair} finds: each column's strings numbered ({@link Codes}), or null for a
+   * column of integers.
+   */
+  private final Codes[] codes;
 
   private final PrimitiveGroups byBits;
 
@@ -188,9 +197,15 @@ final class GroupTable implements TaskReader.RowSink {
             : 0;
     this.byBits = primitiveKey == null ? null : new PrimitiveGroups();
     this.byKey = groups.length == 0 || primitiveKey != null ? null : new HashMap<>();
-    this.byPair =
-        groups.length == 2 && integral(columnTypes[groups[0]]) && integral(columnTypes[groups[1]])
-            ? new PrimitiveGroups()
+    boolean pairs =
+        groups.length == 2 && pairable(columnTypes[groups[0]]) && pairable(columnTypes[groups[1]]);
+    this.byPair = pairs ? new PrimitiveGroups() : null;
+    this.codes =
+        pairs
+            ? new Codes[] {
+              integral(columnTypes[groups[0]]) ? null : new Codes(),
+              integral(columnTypes[groups[1]]) ? null : new Codes()
+            }
             : null;
     // a slot in the keys and in each call's accumulators, arrays that grow by doubling
     long bytes = 8L * (1 + calls.size());
@@ -199,7 +214,11 @@ final class GroupTable implements TaskReader.RowSink {
     }
     // the entry that finds the group: two slots of a table of primitives kept at most half full, or
     // a HashMap node, its slot and the boxed group number
-    this.groupBytes = bytes + (byBits != null || byPair != null ? 32 : byKey != null ? 56 : 0);
+    this.groupBytes =
+        bytes
+            + (byBits != null || byPair != null ? 32 : byKey != null ? 56 : 0)
+            // a string column's number: a HashMap node, its slot and the boxed number
+            + (codes == null ? 0 : (codes[0] != null ? 56 : 0) + (codes[1] != null ? 56 : 0));
     if (groups.length == 0) {
       merging = true; // one group, whether or not a row comes, whatever the budget
       add(null);
@@ -624,8 +643,8 @@ final class GroupTable implements TaskReader.RowSink {
     if (byBits != null) {
       primitiveGroups(columns[groups[0]], rows, count);
     } else if (byPair != null
-        && integralVector(columns[groups[0]])
-        && integralVector(columns[groups[1]])) {
+        && pairVector(0, columns[groups[0]])
+        && pairVector(1, columns[groups[1]])) {
       pairGroups(columns[groups[0]], columns[groups[1]], rows, count);
     } else if (objectsOnly(columns)) {
       objectGroups(columns, rows, count);
@@ -1031,26 +1050,41 @@ final class GroupTable implements TaskReader.RowSink {
     return id == Type.TypeID.INTEGER || id == Type.TypeID.LONG;
   }
 
-  private static boolean integralVector(ColumnVector column) {
-    return column.kind == ColumnVector.Kind.INT || column.kind == ColumnVector.Kind.LONG;
+  /** Whether a group column of a key of two may be found by {@link #byPair}. */
+  private static boolean pairable(Type type) {
+    return integral(type) || type.typeId() == Type.TypeID.STRING;
+  }
+
+  /** Whether group column {@code g} (of two) of a batch is held as {@link #pairGroups} reads it. */
+  private boolean pairVector(int g, ColumnVector column) {
+    return codes[g] != null
+        ? column.kind == ColumnVector.Kind.OBJECT
+        : column.kind == ColumnVector.Kind.INT || column.kind == ColumnVector.Kind.LONG;
   }
 
   /**
-   * The long a key of two integers (a list of two values of the two group columns) is told apart
-   * by, when neither is NULL and both fit in 31 bits and a sign (so no such key maps to NO_PAIR);
-   * NO_PAIR otherwise (the key is then found by {@code equals} in {@link #byKey}).
+   * The long a key of two columns (a list of two values of the two group columns) is told apart by:
+   * the integer or the string's number ({@link Codes}) of each, when neither is NULL and both fit
+   * in 31 bits and a sign (so no such key maps to NO_PAIR); NO_PAIR otherwise (the key is then
+   * found by {@code equals} in {@link #byKey}).
    */
-  private static long pair(Object key) {
+  private long pair(Object key) {
     if (!(key instanceof List<?> list) || list.size() != 2) {
       return NO_PAIR;
     }
-    Object first = list.get(0);
-    Object second = list.get(1);
-    if (!(first instanceof Integer || first instanceof Long)
-        || !(second instanceof Integer || second instanceof Long)) {
-      return NO_PAIR;
+    long first = part(0, list.get(0));
+    long second = part(1, list.get(1));
+    return first == NO_PAIR || second == NO_PAIR ? NO_PAIR : pair(first, second);
+  }
+
+  /** Group column {@code g}'s share of a pair: its integer or its string's number. */
+  private long part(int g, Object value) {
+    if (codes[g] != null) {
+      return value instanceof String ? codes[g].code(value) : NO_PAIR;
     }
-    return pair(((Number) first).longValue(), ((Number) second).longValue());
+    return value instanceof Integer || value instanceof Long
+        ? ((Number) value).longValue()
+        : NO_PAIR;
   }
 
   private static long pair(long first, long second) {
@@ -1064,7 +1098,12 @@ final class GroupTable implements TaskReader.RowSink {
     return column.kind == ColumnVector.Kind.INT ? column.ints[row] : column.longs[row];
   }
 
-  /** Numbers the rows' groups of two integer group columns. */
+  /** Group column {@code g}'s share of the pair of a row of the batch (not NULL). */
+  private long partAt(int g, ColumnVector column, int row) {
+    return codes[g] != null ? codes[g].code(column.objects[row]) : integerAt(column, row);
+  }
+
+  /** Numbers the rows' groups of two group columns, each of integers or of strings. */
   private void pairGroups(ColumnVector first, ColumnVector second, int[] rows, int count) {
     int[] into = groupOf;
     PrimitiveGroups map = byPair;
@@ -1074,12 +1113,40 @@ final class GroupTable implements TaskReader.RowSink {
         into[i] = number(Arrays.asList(first.get(row), second.get(row)));
         continue;
       }
-      long pair = pair(integerAt(first, row), integerAt(second, row));
+      long pair = pair(partAt(0, first, row), partAt(1, second, row));
       int g = pair == NO_PAIR ? -1 : map.find(pair);
       if (g < 0) {
         g = number(Arrays.asList(first.get(row), second.get(row)));
       }
       into[i] = g;
+    }
+  }
+
+  /**
+   * Numbers of the strings of one group column, in the order first met, told apart by {@code
+   * equals}: a decoder hands out one object per dictionary entry, so most rows find their string's
+   * number by identity among the last met, without hashing the string.
+   */
+  private static final class Codes {
+    private static final int SLOTS = 256;
+    private final Object[] lastValues = new Object[SLOTS];
+    private final int[] lastCodes = new int[SLOTS];
+    private final Map<Object, Integer> byValue = new HashMap<>();
+
+    long code(Object value) {
+      int hash = System.identityHashCode(value);
+      int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+      if (lastValues[slot] == value) {
+        return lastCodes[slot];
+      }
+      Integer code = byValue.get(value);
+      if (code == null) {
+        code = byValue.size();
+        byValue.put(value, code);
+      }
+      lastValues[slot] = value;
+      lastCodes[slot] = code;
+      return code;
     }
   }
 
