@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRules;
@@ -17,8 +18,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Floe's planner holds the rules of Calcite's default planner, equal and in Calcite's order, with
- * Floe's semi-join rule in place of Calcite's two and without the stream rules; the standard
- * program's phases run Calcite's own rule lists.
+ * Floe's semi-join rule in place of Calcite's two, without the stream rules, and with Calcite's
+ * top-N rule (ORDER BY with LIMIT, which Calcite's list leaves out) after its enumerable rules; the
+ * standard program's phases run Calcite's own rule lists.
  */
 class DefaultRulesTest {
   @ParameterizedTest
@@ -32,6 +34,10 @@ class DefaultRulesTest {
     List<RelOptRule> expected = new ArrayList<>(calcite.getRules());
     assertThat(expected).containsAll(StreamRules.RULES);
     expected.removeAll(StreamRules.RULES);
+    assertThat(expected).doesNotContain(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
+    expected.add(
+        expected.indexOf(EnumerableRules.TO_INTERPRETER),
+        EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
 
     VolcanoPlanner floe = planner();
     DefaultRules.register(floe, materializations, bindable);
