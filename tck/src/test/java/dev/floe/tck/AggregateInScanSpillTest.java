@@ -101,6 +101,10 @@ class AggregateInScanSpillTest {
         "SELECT k, n, count(*), sum(f), min(d) FROM t GROUP BY k, n",
         // a string and a DATE key
         "SELECT s, dt, count(*), sum(id) FROM t GROUP BY s, dt",
+        // a string and an integer key (strings numbered, pairs in a table of primitives)
+        "SELECT s, k, count(*), max(d) FROM t GROUP BY s, k",
+        // a computed key
+        "SELECT k * 2 + 1, count(*), sum(d) FROM t GROUP BY k * 2 + 1",
         // distinct aggregates: the scan groups by key and value first
         "SELECT n, count(DISTINCT s) FROM t GROUP BY n",
         "SELECT count(DISTINCT k) FROM t",

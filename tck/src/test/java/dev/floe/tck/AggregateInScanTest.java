@@ -193,7 +193,16 @@ class AggregateInScanTest {
           "SELECT f, k, COUNT(*) FROM t WHERE part <> 4 GROUP BY f, k",
           "SELECT part, MIN(v), MAX(v), MIN(f), MAX(f), COUNT(*) FROM t GROUP BY part",
           "SELECT COUNT(*), MAX(k), SUM(d) FROM t WHERE part = 3",
-          "SELECT MAX(v), MIN(v) FROM t WHERE part = 1 AND id BETWEEN 10 AND 60");
+          "SELECT MAX(v), MIN(v) FROM t WHERE part = 1 AND id BETWEEN 10 AND 60",
+          // computed group keys: fields of a date, integer arithmetic
+          "SELECT EXTRACT(YEAR FROM dt), EXTRACT(MONTH FROM dt), COUNT(*), SUM(id), MIN(s) FROM t"
+              + " GROUP BY EXTRACT(YEAR FROM dt), EXTRACT(MONTH FROM dt)",
+          "SELECT EXTRACT(DAY FROM dt), COUNT(dt), MAX(id) FROM t WHERE part <> 2"
+              + " GROUP BY EXTRACT(DAY FROM dt)",
+          "SELECT EXTRACT(QUARTER FROM dt), part, COUNT(*) FROM t GROUP BY EXTRACT(QUARTER FROM dt),"
+              + " part",
+          "SELECT k * 3 + 1, COUNT(*), SUM(id) FROM t GROUP BY k * 3 + 1",
+          "SELECT SUM(EXTRACT(DAY FROM dt)), COUNT(*) FROM t");
 
   @ParameterizedTest
   @ValueSource(ints = {2, 3})

@@ -151,7 +151,10 @@ class ConditionInScanTest {
           "s LIKE '%special%' OR UPPER(s) = 'AXB'",
           "x < y",
           "x = y",
-          "x <> y AND a < b");
+          "x <> y AND a < b",
+          "EXTRACT(YEAR FROM a) = EXTRACT(YEAR FROM b)",
+          "EXTRACT(MONTH FROM a) > 6 AND EXTRACT(DAY FROM b) <= 15",
+          "EXTRACT(QUARTER FROM a) = n");
 
   @Test
   void conditionsTestedInTheScanKeepTheRowsCalciteKeeps() throws Exception {

@@ -185,7 +185,8 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     Inputs inputs = new Inputs(project, scan);
     List<Integer> groups = new ArrayList<>();
     for (int field : aggregate.getGroupSet()) {
-      if (!inputs.isColumn(field) || !groupable(inputs.type(scan, field).getSqlTypeName())) {
+      SqlTypeName type = inputs.type(scan, field).getSqlTypeName();
+      if (!groupable(type) || !inputs.isColumn(field) && !computedKey(type)) {
         return;
       }
       groups.add(inputs.position(field));
@@ -304,6 +305,14 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
       default:
         return false;
     }
+  }
+
+  /**
+   * Types of computed values the scan groups by ({@code EXTRACT(YEAR FROM d)}, {@code k + 1}):
+   * integers, held in primitive vectors and told apart by their value.
+   */
+  private static boolean computedKey(SqlTypeName type) {
+    return type == SqlTypeName.INTEGER || type == SqlTypeName.BIGINT;
   }
 
   /** Types whose values group as Calcite groups them (by {@code equals}): the flat ones. */

@@ -214,7 +214,10 @@ public final class LakeTableScan extends TableScan {
     }
     List<String> groups = new ArrayList<>();
     for (int group : aggregation.groups()) {
-      groups.add(names.get(group));
+      groups.add(
+          group < names.size()
+              ? names.get(group)
+              : aggregation.computed().get(group - names.size()).describe(names));
     }
     List<String> calls = new ArrayList<>();
     for (LakeAggregation.Call call : aggregation.calls()) {
@@ -347,6 +350,10 @@ public final class LakeTableScan extends TableScan {
       }
       List<Integer> groups = new ArrayList<>();
       for (int group : spec.aggregation().groups()) {
+        if (group >= spec.columns().size()) {
+          // a computed key: what its columns tell is not what its values do
+          return Math.max(1d, super.estimateRowCount(mq) / TableStatistics.UNKNOWN_REPEATS);
+        }
         groups.add(spec.columns().get(group));
       }
       return Math.max(1d, distinctOfColumns(groups, rows));

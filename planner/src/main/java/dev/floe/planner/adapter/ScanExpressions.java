@@ -7,6 +7,7 @@ import dev.floe.planner.scan.ScanExpression.Type;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -24,9 +25,10 @@ import org.apache.calcite.util.NlsString;
  * DECIMAL, {@code /} on DOUBLE), widening casts, and {@code CASE WHEN} whose conditions compare
  * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}, a DATE
  * column with another, {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code
- * %}); and the conditions of a filter above a scan ({@link #condition}), which the scan then tests
- * on its batches. Anything else (other string and date expressions, functions, DECIMAL division, a
- * DECIMAL whose scale is not BigDecimal's) stays with Calcite's generated code.
+ * %}), {@code EXTRACT} of a year, quarter, month or day from a DATE column; and the conditions of a
+ * filter above a scan ({@link #condition}), which the scan then tests on its batches. Anything else
+ * (other string and date expressions, functions, DECIMAL division, a DECIMAL whose scale is not
+ * BigDecimal's) stays with Calcite's generated code.
  */
 final class ScanExpressions {
   private final RelDataType input;
@@ -154,9 +156,34 @@ final class ScanExpressions {
         return cast(call, type, scale);
       case CASE:
         return caseWhen(call, type, scale);
+      case EXTRACT:
+        return extract(call, type);
       default:
         return null;
     }
+  }
+
+  /** {@code EXTRACT(unit FROM date column)} for the units whose field of a date is a plain one. */
+  private ScanExpression extract(RexCall call, Type type) {
+    if (type != Type.LONG
+        || !(call.getOperands().get(0) instanceof RexLiteral flag)
+        || !(flag.getValue() instanceof TimeUnitRange unit)) {
+      return null;
+    }
+    switch (unit) {
+      case YEAR:
+      case QUARTER:
+      case MONTH:
+      case DAY:
+        break;
+      default:
+        return null;
+    }
+    ScanExpression date = value(call.getOperands().get(1));
+    if (date == null || date.op() != Op.COLUMN || date.type() != Type.DATE) {
+      return null;
+    }
+    return new ScanExpression(Op.EXTRACT, Type.LONG, 0, 0, -1, unit, List.of(date));
   }
 
   private static ScanExpression literal(RexLiteral literal, Type type, int precision, int scale) {

@@ -128,6 +128,8 @@ final class ExpressionColumn {
         return new Arithmetic(e, value(e.operands().get(0)), value(e.operands().get(1)));
       case CAST:
         return new Cast(e, value(e.operands().get(0)));
+      case EXTRACT:
+        return new Extract(e, value(e.operands().get(0)));
       case CASE:
         return new Case(e);
       default:
@@ -537,6 +539,50 @@ final class ExpressionColumn {
               break;
             }
         }
+      }
+      return o;
+    }
+  }
+
+  /**
+   * A field of DATE day numbers, computed once per run of equal days (rows of one date come
+   * together in most files).
+   */
+  private static final class Extract extends Value {
+    private final Value operand;
+    private final org.apache.calcite.avatica.util.TimeUnitRange unit;
+    private ColumnVector out;
+    private int lastDay;
+    private long lastField;
+    private boolean any;
+
+    Extract(ScanExpression e, Value operand) {
+      super(e);
+      this.operand = operand;
+      this.unit = (org.apache.calcite.avatica.util.TimeUnitRange) e.literal();
+    }
+
+    @Override
+    ColumnVector values(ColumnVector[] columns, int[] rows, int count, int size) {
+      ColumnVector a = operand.values(columns, rows, count, size);
+      if (a.kind != ColumnVector.Kind.INT) {
+        throw NotInVectors.INSTANCE;
+      }
+      out = out(out, size);
+      ColumnVector o = out;
+      for (int i = 0; i < count; i++) {
+        int r = row(rows, i);
+        if (a.isNull(r)) {
+          o.setNull(r);
+          continue;
+        }
+        int day = a.ints[r];
+        if (!any || day != lastDay) {
+          lastField = org.apache.calcite.avatica.util.DateTimeUtils.unixDateExtract(unit, day);
+          lastDay = day;
+          any = true;
+        }
+        o.longs[r] = lastField;
       }
       return o;
     }

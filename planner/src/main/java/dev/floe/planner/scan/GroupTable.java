@@ -640,7 +640,8 @@ final class GroupTable implements TaskReader.RowSink {
     if (groupOf.length < count) {
       groupOf = new int[Math.max(count, BatchReader.BATCH_ROWS)];
     }
-    if (byBits != null) {
+    if (byBits != null && columns[groups[0]].kind != ColumnVector.Kind.OBJECT) {
+      // (a computed key's batch computed row by row comes boxed: found below by its value's bits)
       primitiveGroups(columns[groups[0]], rows, count);
     } else if (byPair != null
         && pairVector(0, columns[groups[0]])

@@ -2,6 +2,8 @@ package dev.floe.planner.scan;
 
 import java.math.BigDecimal;
 import java.util.List;
+import org.apache.calcite.avatica.util.DateTimeUtils;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 
 /**
  * An expression an aggregating scan computes from each live row's columns, for an aggregate's
@@ -58,6 +60,11 @@ public record ScanExpression(
     LIKE,
     /** {@code NOT (col LIKE pattern)}: NULL for NULL, as LIKE is. */
     NOT_LIKE,
+    /**
+     * A field of a DATE value (the literal, a {@link TimeUnitRange}: YEAR, QUARTER, MONTH or DAY),
+     * a BIGINT, as Calcite's {@code EXTRACT} computes it ({@link DateTimeUtils#unixDateExtract}).
+     */
+    EXTRACT,
     /**
      * A column's value is among a hash join's build keys (the literal, a {@link
      * RuntimeFilter.KeyTest}): added while the statement runs, never planned.
@@ -157,6 +164,8 @@ public record ScanExpression(
             + literal;
       case IN_KEYS:
         return operands.get(0).describe(names) + " IN (" + literal + ")";
+      case EXTRACT:
+        return "EXTRACT(" + literal + " FROM " + operands.get(0).describe(names) + ")";
       case CASE:
         {
           StringBuilder text = new StringBuilder("CASE");
@@ -257,6 +266,13 @@ public record ScanExpression(
         {
           Object a = operands.get(0).evaluate(row);
           return a == null ? null : cast((Number) a);
+        }
+      case EXTRACT:
+        {
+          Object a = operands.get(0).evaluate(row);
+          return a == null
+              ? null
+              : DateTimeUtils.unixDateExtract((TimeUnitRange) literal, ((Number) a).longValue());
         }
       case CASE:
         {
