@@ -108,9 +108,29 @@ final class FloeResultSet extends ForwardingResultSet {
    */
   FloeResultSet(FloeStatement statement, ResultSet calcite, ColumnarScan columnar, long maxRows)
       throws SQLException {
+    this(statement, calcite, columnar, maxRows, statement.running());
+  }
+
+  /**
+   * The rows a command answers once its work is done and committed (a procedure's counts), held in
+   * memory: reading them is not stopped by the statement's cancel or timeout, which could no longer
+   * undo the work (an optimize that committed was reported as timed out when its deadline passed
+   * before its row of counts was read).
+   */
+  static FloeResultSet answered(FloeStatement statement, ResultSet rows) throws SQLException {
+    return new FloeResultSet(statement, rows, null, 0, Cancellation.NONE);
+  }
+
+  private FloeResultSet(
+      FloeStatement statement,
+      ResultSet calcite,
+      ColumnarScan columnar,
+      long maxRows,
+      Cancellation cancellation)
+      throws SQLException {
     super(calcite);
     this.statement = statement;
-    this.cancellation = statement.running();
+    this.cancellation = cancellation;
     this.calcite = calcite;
     this.sessionZone = statement.session().timeZone().toZoneId();
     ResultSetMetaData meta = calcite.getMetaData();

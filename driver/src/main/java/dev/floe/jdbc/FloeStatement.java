@@ -242,7 +242,8 @@ class FloeStatement extends ForwardingStatement {
     Maintenance maintenance = connection.maintenance();
     if (statement instanceof SqlAlterTableExecute call) {
       try {
-        current = new FloeResultSet(this, CommandResults.of(connection, maintenance.execute(call)));
+        current =
+            FloeResultSet.answered(this, CommandResults.of(connection, maintenance.execute(call)));
       } finally {
         ddlWarning = maintenance.takeWarning();
       }

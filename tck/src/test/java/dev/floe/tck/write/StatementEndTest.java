@@ -197,6 +197,28 @@ class StatementEndTest {
   }
 
   @Test
+  void theCountsOfAnOptimizeThatCommittedAreReadAfterItsDeadline() throws Exception {
+    Sql.run(c, "CREATE TABLE small (id BIGINT)");
+    for (int i = 0; i < 3; i++) {
+      Sql.run(c, "INSERT INTO small VALUES (" + i + ")");
+    }
+    long snapshot = IcebergView.of(lake.resolve("small")).current().snapshotId();
+    try (Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      try (ResultSet rs = s.executeQuery("ALTER TABLE small EXECUTE optimize")) {
+        // the work is committed when execute returns; its row of counts is read after the deadline
+        assertThat(IcebergView.of(lake.resolve("small")).current().snapshotId())
+            .isNotEqualTo(snapshot);
+        Thread.sleep(1_500);
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong("rewritten_data_files_count")).isEqualTo(3);
+        assertThat(rs.next()).isFalse();
+      }
+    }
+    assertThat(Sql.count(c, "SELECT COUNT(*) FROM small")).isEqualTo(3);
+  }
+
+  @Test
   void filesThatAreNotRegularFilesAreRefusedBeforeTheyAreOpened(@TempDir Path folder)
       throws Exception {
     assumeThat(Path.of("/proc/self/status")).exists();
