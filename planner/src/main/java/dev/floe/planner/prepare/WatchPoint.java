@@ -311,9 +311,7 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
           pending += Sizes.of(row) + 8;
           if (pending >= STEP) {
             if (reserved + pending > share) {
-              memory.release(reserved);
-              tooLarge = true;
-              return rows.enumerator();
+              return readAgain(reserved);
             }
             memory.reserve(pending, "the inner side of a nested-loop join");
             reserved += pending;
@@ -321,11 +319,19 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
           }
         }
       }
-      if (pending > 0) {
-        memory.reserve(pending, "the inner side of a nested-loop join");
+      if (reserved + pending > share) {
+        return readAgain(reserved);
       }
+      memory.reserve(pending, "the inner side of a nested-loop join");
       held = kept;
       return Linq4j.enumerator(kept);
+    }
+
+    /** Gives back what was reserved: the inner side is enumerated anew each time from now on. */
+    private Enumerator<T> readAgain(long reserved) {
+      memory.release(reserved);
+      tooLarge = true;
+      return rows.enumerator();
     }
   }
 
