@@ -160,11 +160,7 @@ final class AggregateSpill<T, K, A, R> extends AbstractEnumerable<R> {
           if (!started) {
             started = true;
             check();
-            long limit = memory.limit();
-            share =
-                limit == Long.MAX_VALUE
-                    ? Long.MAX_VALUE
-                    : Math.max(0, limit - memory.reserved()) / 2;
+            share = memory.share();
             pass(input.enumerator(), 0);
             continue;
           }

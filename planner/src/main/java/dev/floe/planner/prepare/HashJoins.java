@@ -489,10 +489,8 @@ public final class HashJoins {
       this.lookupBytes = spec.slot == null ? 0 : RuntimeFilter.LOOKUP_BYTES_PER_KEY;
       this.depth = 0;
       this.folder = new SpillFiles.Folder("floe-join-", memory, "the hash join " + spec);
-      long limit = memory.limit();
       // the first build side of a plan may take half of what is free, leaving room for the others
-      this.share =
-          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - memory.reserved()) / 2;
+      this.share = memory.share();
     }
 
     /** The build side of one partition of this spilled one. */

@@ -117,8 +117,7 @@ final class SortSpill<T, K> extends AbstractEnumerable<T> {
     /** Reads the whole input; the rows in order, from memory or merged from the runs. */
     private Enumerator<T> sort() {
       check();
-      long limit = memory.limit();
-      share = limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - memory.reserved()) / 2;
+      share = memory.share();
       try (Enumerator<T> rows = input.enumerator()) {
         while (rows.moveNext()) {
           T row = rows.current();

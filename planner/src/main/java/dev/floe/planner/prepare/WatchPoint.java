@@ -298,9 +298,7 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
       if (tooLarge) {
         return rows.enumerator();
       }
-      long limit = memory.limit();
-      long share =
-          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - memory.reserved()) / 2;
+      long share = memory.share();
       List<T> kept = new ArrayList<>();
       long reserved = 0;
       long pending = 0;

@@ -4,6 +4,8 @@ import dev.floe.planner.scan.ScanExpression.Op;
 import dev.floe.planner.scan.ScanExpression.Type;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.calcite.avatica.util.DateTimeUtils;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 
 /**
  * A {@link ScanExpression} computed over a batch's column vectors into a vector of its own, a
@@ -550,7 +552,7 @@ final class ExpressionColumn {
    */
   private static final class Extract extends Value {
     private final Value operand;
-    private final org.apache.calcite.avatica.util.TimeUnitRange unit;
+    private final TimeUnitRange unit;
     private ColumnVector out;
     private int lastDay;
     private long lastField;
@@ -559,7 +561,7 @@ final class ExpressionColumn {
     Extract(ScanExpression e, Value operand) {
       super(e);
       this.operand = operand;
-      this.unit = (org.apache.calcite.avatica.util.TimeUnitRange) e.literal();
+      this.unit = (TimeUnitRange) e.literal();
     }
 
     @Override
@@ -578,7 +580,7 @@ final class ExpressionColumn {
         }
         int day = a.ints[r];
         if (!any || day != lastDay) {
-          lastField = org.apache.calcite.avatica.util.DateTimeUtils.unixDateExtract(unit, day);
+          lastField = DateTimeUtils.unixDateExtract(unit, day);
           lastDay = day;
           any = true;
         }

@@ -265,8 +265,7 @@ final class GroupTable implements TaskReader.RowSink {
       long limit = budget.limit();
       this.chunk =
           limit == Long.MAX_VALUE ? 64L << 10 : Math.max(1, Math.min(64L << 10, limit / 64));
-      this.share =
-          limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - budget.reserved()) / 2;
+      this.share = budget.share();
     }
 
     MemoryBudget budget() {

@@ -158,6 +158,15 @@ public final class MemoryBudget {
     return spilledBytes.get();
   }
 
+  /**
+   * The share an operator that holds rows until its input ends may take when it starts: half of
+   * what the budget has free now, leaving room for the operators after it; unlimited for an
+   * unlimited budget.
+   */
+  public long share() {
+    return limit == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, limit - reserved()) / 2;
+  }
+
   /** The limit as a message says it. */
   public String limitText() {
     return mebibytes(limit);
