@@ -535,9 +535,12 @@ class HashJoinTest {
               Sql.column(
                   small, "SELECT count(*) FROM probe a JOIN probe b ON a.k = b.k AND a.s <> b.s"))
           .containsExactly(String.valueOf(pairs));
-      // one key's 10,000 rows do not fit even alone
+      // one key's 10,000 rows do not fit even alone (values of both tables: the join makes its
+      // rows, where COUNT(*) alone is counted per key before the join)
       assertThatThrownBy(
-              () -> Sql.column(small, "SELECT count(*) FROM wide a JOIN wide b ON a.k = b.k"))
+              () ->
+                  Sql.column(
+                      small, "SELECT count(a.id + b.id) FROM wide a JOIN wide b ON a.k = b.k"))
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("53200"))
           .hasMessageContaining("memory budget of 16384 bytes")
@@ -614,10 +617,12 @@ class HashJoinTest {
     try (Statement statement = connection.createStatement()) {
       statement.setQueryTimeout(1);
       long start = System.nanoTime();
+      // values of both tables: the join makes its rows (COUNT(*) is counted per key first)
       assertThatThrownBy(
               () ->
                   statement
-                      .executeQuery("SELECT count(*) FROM wide a JOIN wide b ON a.k = b.k")
+                      .executeQuery(
+                          "SELECT count(a.id + b.id) FROM wide a JOIN wide b ON a.k = b.k")
                       .next())
           .isInstanceOf(SQLException.class)
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
@@ -637,8 +642,11 @@ class HashJoinTest {
           runner.submit(
               () -> {
                 try {
+                  // values of both tables: the join makes its rows (COUNT(*) is counted per key
+                  // first)
                   statement
-                      .executeQuery("SELECT count(*) FROM wide a JOIN wide b ON a.k = b.k")
+                      .executeQuery(
+                          "SELECT count(a.id + b.id) FROM wide a JOIN wide b ON a.k = b.k")
                       .next();
                   return "finished";
                 } catch (SQLException e) {

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Project;
@@ -179,15 +180,42 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     Aggregate aggregate = call.rel(0);
     LakeTableScan scan = call.rel(call.getRelList().size() - 1);
     Project project = call.getRelList().size() == 3 ? call.rel(1) : null;
+    LakeTableScan aggregating = aggregating(aggregate, project, scan);
+    if (aggregating != null) {
+      call.transformTo(aggregating);
+    }
+  }
+
+  /**
+   * Whether the scan would compute this aggregate: it is directly over a scan that emits every row
+   * it reads, or over a project of such a scan whose expressions the scan computes, and every key
+   * and call is one the scan computes. The one test of {@link LakeAggregateJoinRule}, which builds
+   * aggregates for this rule to move into scans.
+   */
+  static boolean accepts(Aggregate aggregate) {
+    RelNode input = aggregate.getInput().stripped();
+    Project project = null;
+    if (input instanceof LogicalProject logical && computable(logical)) {
+      project = logical;
+      input = logical.getInput().stripped();
+    }
+    return input instanceof LakeTableScan scan
+        && plainScan(scan)
+        && aggregating(aggregate, project, scan) != null;
+  }
+
+  /** The scan computing the aggregate, or null when it does not compute it. */
+  private static LakeTableScan aggregating(
+      Aggregate aggregate, Project project, LakeTableScan scan) {
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      return;
+      return null;
     }
     Inputs inputs = new Inputs(project, scan);
     List<Integer> groups = new ArrayList<>();
     for (int field : aggregate.getGroupSet()) {
       SqlTypeName type = inputs.type(scan, field).getSqlTypeName();
       if (!groupable(type) || !inputs.isColumn(field) && !computedKey(type)) {
-        return;
+        return null;
       }
       groups.add(inputs.position(field));
     }
@@ -195,13 +223,12 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     for (AggregateCall aggregateCall : aggregate.getAggCallList()) {
       LakeAggregation.Call lakeCall = translate(aggregateCall, inputs, scan);
       if (lakeCall == null) {
-        return;
+        return null;
       }
       calls.add(lakeCall);
     }
-    call.transformTo(
-        scan.aggregating(
-            new LakeAggregation(groups, calls, inputs.computed), aggregate.getRowType()));
+    return scan.aggregating(
+        new LakeAggregation(groups, calls, inputs.computed), aggregate.getRowType());
   }
 
   private static LakeAggregation.Call translate(

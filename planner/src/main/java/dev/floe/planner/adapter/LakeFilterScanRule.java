@@ -6,10 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Pushes what {@link RexToIceberg} can translate of a filter into the {@link LakeTableScan} below
@@ -40,6 +43,22 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
   public void onMatch(RelOptRuleCall call) {
     Filter filter = call.rel(0);
     LakeTableScan scan = call.rel(1);
+    RelNode pushed = pushed(scan, filter.getCondition());
+    if (pushed instanceof Filter rest) {
+      // the filter keeps its own kind and correlation variables
+      call.transformTo(filter.copy(filter.getTraitSet(), rest.getInput(), rest.getCondition()));
+    } else if (pushed != null) {
+      call.transformTo(pushed);
+    }
+  }
+
+  /**
+   * The scan with what it tests of the condition pushed into it, under a filter of the rest when
+   * some is left; null when the scan tests none of it. The one way a condition enters a scan: this
+   * rule's, and {@link LakeAggregateJoinRule}'s for the conditions of a join on one of its sides.
+   */
+  static @Nullable RelNode pushed(LakeTableScan scan, RexNode filterCondition) {
+    RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
     List<Integer> columns = new ArrayList<>(scan.spec().columns());
     if (scan.spec().rowIds()) {
       columns.add(-1);
@@ -47,17 +66,12 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
     }
     RexToIceberg.Split split =
         new RexToIceberg(
-                filter.getCluster().getRexBuilder(),
-                scan.schema(),
-                columns,
-                scan.spec().session().timeZone().toZoneId())
-            .split(filter.getCondition());
+                rexBuilder, scan.schema(), columns, scan.spec().session().timeZone().toZoneId())
+            .split(filterCondition);
     List<RexNode> remaining = new ArrayList<>();
     ScanExpression condition = null;
     ScanExpressions translator =
-        scan.spec().rowIds()
-            ? null
-            : new ScanExpressions(scan.getRowType(), filter.getCluster().getRexBuilder());
+        scan.spec().rowIds() ? null : new ScanExpressions(scan.getRowType(), rexBuilder);
     for (RexNode conjunct : split.remaining()) {
       ScanExpression tested = translator == null ? null : translator.condition(conjunct);
       if (tested == null) {
@@ -76,7 +90,7 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
                   List.of(condition, onTable));
     }
     if (!split.pushedAny() && condition == null) {
-      return;
+      return null;
     }
     LakeScanSpec spec = split.pushedAny() ? scan.spec().withFilter(split.pushed()) : scan.spec();
     if (condition != null) {
@@ -84,13 +98,8 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
     }
     LakeTableScan pushed = scan.withSpec(spec);
     if (remaining.isEmpty()) {
-      call.transformTo(pushed);
-    } else {
-      call.transformTo(
-          filter.copy(
-              filter.getTraitSet(),
-              pushed,
-              RexUtil.composeConjunction(filter.getCluster().getRexBuilder(), remaining)));
+      return pushed;
     }
+    return LogicalFilter.create(pushed, RexUtil.composeConjunction(rexBuilder, remaining));
   }
 }

@@ -30,6 +30,14 @@ public final class LakeRules {
   public static final List<RelOptRule> REDUCE_AGGREGATES =
       List.of(LakeAggregateScanRule.REDUCE, LakeAggregateScanRule.REDUCE_THROUGH_PROJECT);
 
+  /**
+   * Aggregates the scan on one side of a join below an aggregate of the join first (eager
+   * aggregation), after Calcite's rewrite of the averages it combines; run before {@link
+   * #REDUCE_AGGREGATES}, which then takes the partial aggregates it makes into their scans.
+   */
+  public static final List<RelOptRule> AGGREGATE_JOINS =
+      List.of(LakeAggregateJoinRule.REDUCE_AVERAGES, LakeAggregateJoinRule.INSTANCE);
+
   /** Turns a logical table modification into its Enumerable implementation. */
   public static final RelOptRule MODIFY = LakeTableModify.ENUMERABLE_RULE;
 

@@ -394,8 +394,9 @@ public class LakePrepare extends CalcitePrepareImpl {
 
     /**
      * Pushes filters, projections, limits and then aggregates into Floe scans in rule-by-rule
-     * passes, then optimizes as Calcite does. Doing the pushdown first makes it independent of the
-     * cost model's ties on small tables.
+     * passes (aggregates over a join first aggregating one side's scan, {@link
+     * LakeRules#AGGREGATE_JOINS}), then optimizes as Calcite does. Doing the pushdown first makes
+     * it independent of the cost model's ties on small tables.
      */
     @Override
     protected RelRoot optimize(
@@ -413,6 +414,8 @@ public class LakePrepare extends CalcitePrepareImpl {
                       LakeRules.FILTER_SCAN,
                       LakeRules.PROJECT_SCAN,
                       LakeRules.LIMIT_SCAN))
+              .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+              .addRuleCollection(LakeRules.AGGREGATE_JOINS)
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
               .addRuleCollection(LakeRules.REDUCE_AGGREGATES)
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
