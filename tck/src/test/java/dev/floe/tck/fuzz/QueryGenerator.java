@@ -553,23 +553,21 @@ final class QueryGenerator {
       return new Select(
           false, items, a.ref(), kind, b.ref(), condition, where, List.of(), null, List.of(), null);
     }
-    Ref g = pick(a.cols());
+    // grouped by a column of either side, aggregating the other (or the same) side's values: the
+    // shapes an aggregate split around the join (eager aggregation) takes and leaves
+    boolean groupOnB = chance(0.3);
+    Expr g = groupOnB ? pick(b.cols()).col("b") : pick(a.cols()).col("a");
     List<Expr> items = new ArrayList<>();
-    items.add(g.col("a"));
-    items.add(new Agg("COUNT", false, null, ColumnType.EXACT));
+    items.add(g);
+    if (chance(0.6)) {
+      items.add(new Agg("COUNT", false, null, ColumnType.EXACT));
+    }
     items.add(aggregate(pick(b.cols()), "b", true));
+    if (chance(0.4)) {
+      items.add(aggregate(pick(b.cols()), "b", true));
+    }
     return new Select(
-        false,
-        items,
-        a.ref(),
-        kind,
-        b.ref(),
-        condition,
-        where,
-        List.of(g.col("a")),
-        null,
-        List.of(),
-        null);
+        false, items, a.ref(), kind, b.ref(), condition, where, List.of(g), null, List.of(), null);
   }
 
   /** UNION [ALL], INTERSECT or EXCEPT of two filtered reads (maybe of two versions). */
