@@ -16,6 +16,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.EnumerableSort;
+import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -25,8 +26,13 @@ import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.function.Function2;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.BlockStatement;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.MemberDeclaration;
+import org.apache.calcite.linq4j.tree.MethodCallExpression;
+import org.apache.calcite.linq4j.tree.NewExpression;
+import org.apache.calcite.linq4j.tree.Shuttle;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -34,6 +40,7 @@ import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.runtime.SortedMultiMap;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -67,7 +74,13 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
      * its outer side: read once into memory, within a share of the statement's budget, and replayed
      * from there ({@link #replayed}).
      */
-    REPLAY
+    REPLAY,
+    /**
+     * Above a window: Calcite's window code, which partitions its input in a map of its own, gets a
+     * {@link WindowPartitions} instead, which adds each row with one lookup, reserves the rows it
+     * holds in the statement's budget and checks the statement's cancellation.
+     */
+    WINDOW
   }
 
   private final Kind kind;
@@ -120,6 +133,9 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
       changed |= watched != input;
     }
     RelNode node = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    if (node instanceof EnumerableWindow) {
+      return new WatchPoint(node, Kind.WINDOW);
+    }
     return join ? new WatchPoint(node, Kind.CANCEL) : node;
   }
 
@@ -143,6 +159,12 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     Result result = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
+    if (kind == Kind.WINDOW) {
+      return new Result(
+          windowPartitions(result.block, implementor.getRootExpression()),
+          result.physType,
+          result.format);
+    }
     BlockBuilder builder = new BlockBuilder();
     Expression rows = builder.append("rows", result.block);
     builder.add(
@@ -155,10 +177,51 @@ public final class WatchPoint extends SingleRel implements EnumerableRel {
                   case MEMORY -> "sorted";
                   case GROUP -> "grouped";
                   case REPLAY -> "replayed";
+                  case WINDOW ->
+                      throw new IllegalStateException("a window point is implemented above");
                 },
                 implementor.getRootExpression(),
                 rows)));
     return new Result(builder.toBlock(), result.physType, result.format);
+  }
+
+  /**
+   * A window's code with its partitions in a {@link WindowPartitions}: each {@code new
+   * SortedMultiMap()} and each call of {@code SortedMultiMap.singletonArrayIterator} replaced.
+   */
+  private static BlockStatement windowPartitions(BlockStatement block, Expression root) {
+    return (BlockStatement)
+        block.accept(
+            new Shuttle() {
+              @Override
+              public Expression visit(
+                  NewExpression created,
+                  List<Expression> arguments,
+                  @Nullable List<MemberDeclaration> members) {
+                if (created.type == SortedMultiMap.class
+                    && arguments.isEmpty()
+                    && members == null) {
+                  return Expressions.new_(WindowPartitions.class, root);
+                }
+                return super.visit(created, arguments, members);
+              }
+
+              @Override
+              public Expression visit(
+                  MethodCallExpression call,
+                  @Nullable Expression target,
+                  List<Expression> arguments) {
+                if (target == null
+                    && call.method.getDeclaringClass() == SortedMultiMap.class
+                    && call.method.getName().equals("singletonArrayIterator")) {
+                  List<Expression> all = new ArrayList<>();
+                  all.add(root);
+                  all.addAll(arguments);
+                  return Expressions.call(WindowPartitions.class, "whole", all);
+                }
+                return super.visit(call, target, arguments);
+              }
+            });
   }
 
   /**
