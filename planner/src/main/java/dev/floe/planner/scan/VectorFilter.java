@@ -316,9 +316,24 @@ final class VectorFilter {
     return compare;
   }
 
+  /** Lists longer than this whose values span less than {@link #BITSET_SPAN} are bitsets. */
+  private static final int BITSET_FROM = 8;
+
+  /** The widest span of values a list's bitset covers: 1 MiB of bits. */
+  private static final long BITSET_SPAN = 1L << 23;
+
+  /** Whether the value is one of a bitset's, which holds bit {@code v - low} for each value v. */
+  private static boolean member(long[] bits, long low, long span, long value) {
+    long offset = value - low;
+    // outside [low, low + span]: offset negative or past the span (an overflow is negative too)
+    return offset >= 0 && offset <= span && (bits[(int) (offset >>> 6)] & (1L << offset)) != 0;
+  }
+
   /**
    * {@code IN} or {@code NOT IN} a list of literals of an INT or LONG column's type (INTEGER, DATE,
-   * BIGINT, TIME, TIMESTAMP), found by binary search in the sorted literals; null otherwise.
+   * BIGINT, TIME, TIMESTAMP): for more than {@value #BITSET_FROM} values within {@link
+   * #BITSET_SPAN} of each other a bitset of the span, otherwise a binary search in the sorted
+   * literals; null for other lists.
    */
   private static Node inList(
       int c, ColumnVector.Kind kind, java.util.Set<?> literals, Expression.Operation op) {
@@ -342,6 +357,21 @@ final class VectorFilter {
       sorted[n++] = ((Number) literal).longValue();
     }
     java.util.Arrays.sort(sorted);
+    long low = n == 0 ? 0 : sorted[0];
+    long span = n == 0 ? -1 : sorted[n - 1] - low; // negative when it overflows a long
+    if (n > BITSET_FROM && span >= 0 && span < BITSET_SPAN) {
+      // a bit per value between the least and the greatest: one test instead of a search with a
+      // branch it cannot predict per step (a join's 204 keys published to a scan of 6,000,000
+      // rows spent half the scan in the search)
+      long[] bits = new long[(int) (span >>> 6) + 1];
+      for (long value : sorted) {
+        long offset = value - low;
+        bits[(int) (offset >>> 6)] |= 1L << offset;
+      }
+      return kind == ColumnVector.Kind.INT
+          ? (v, r) -> member(bits, low, span, v[c].ints[r]) == in
+          : (v, r) -> member(bits, low, span, v[c].longs[r]) == in;
+    }
     return kind == ColumnVector.Kind.INT
         ? (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].ints[r]) >= 0) == in
         : (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].longs[r]) >= 0) == in;

@@ -105,6 +105,24 @@ class VectorFilterTest {
             Expressions.isNaN("d"),
             Expressions.notNaN("f"),
             Expressions.in("d", 2.5, -0.0),
+            // more than eight values close together: a bitset from the least to the greatest
+            Expressions.in("l", -5000L, -1L, 0L, 1L, 999L, 1000L, 5001L, 2L, 3L, 4L),
+            Expressions.notIn("i", -1000, -1, 0, 1, 7, 1000, 1001, 3, 4, 5, 6),
+            Expressions.in("dt", 1, 7, 1000, 1001, 20, 21, 22, 23, 24, 25),
+            // as many, too far apart for a bitset: a binary search
+            Expressions.in("l", Long.MIN_VALUE, Long.MAX_VALUE, 0L, 1L, 2L, 3L, 4L, 5L, 6L, 999L),
+            Expressions.notIn("i", Integer.MIN_VALUE, Integer.MAX_VALUE, 0, 1, 2, 3, 4, 5, 6, 7),
+            Expressions.in(
+                "l",
+                Long.MAX_VALUE,
+                Long.MAX_VALUE - 1,
+                Long.MAX_VALUE - 2,
+                Long.MAX_VALUE - 3,
+                Long.MAX_VALUE - 4,
+                Long.MAX_VALUE - 5,
+                Long.MAX_VALUE - 6,
+                Long.MAX_VALUE - 7,
+                Long.MAX_VALUE - 8),
             Expressions.alwaysTrue(),
             Expressions.alwaysFalse());
     int compiled = 0;
