@@ -125,9 +125,6 @@ class AggregateJoinTest {
               + " WHERE s.cust = c.cust AND s.prod = p.prod GROUP BY c.region, p.cat",
           "SELECT s.d, c.region, SUM(s.price), COUNT(s.note) FROM sales s"
               + " JOIN customers c ON s.cust = c.cust GROUP BY s.d, c.region",
-          "SELECT EXTRACT(MONTH FROM s.d), c.region, SUM(s.price * s.qty), SUM(s.qty + 1)"
-              + " FROM sales s JOIN customers c ON s.cust = c.cust"
-              + " GROUP BY EXTRACT(MONTH FROM s.d), c.region",
           "SELECT COUNT(*), SUM(s.qty), MIN(s.note) FROM sales s"
               + " JOIN customers c ON s.cust = c.cust",
           "SELECT COUNT(*), SUM(s.qty), MAX(s.price) FROM sales s"
@@ -168,6 +165,20 @@ class AggregateJoinTest {
               + " GROUP BY c.name",
           "SELECT c.name, SUM(s.qty) FROM sales s JOIN customers c ON s.cust < c.cust"
               + " GROUP BY c.name",
+          // expressions of the aggregated table: computed on rows the join would drop, and
+          // below an outer join not NULL for an unmatched row (a split gave 0 where 1 is right)
+          "SELECT EXTRACT(MONTH FROM s.d), c.region, SUM(s.price * s.qty), SUM(s.qty + 1)"
+              + " FROM sales s JOIN customers c ON s.cust = c.cust"
+              + " GROUP BY EXTRACT(MONTH FROM s.d), c.region",
+          "SELECT c.cust, SUM(CASE WHEN s.id IS NULL THEN 1 ELSE 0 END), MAX(1)"
+              + " FROM customers c LEFT JOIN sales s ON c.cust = s.cust GROUP BY c.cust",
+          "SELECT c.cust, COUNT(COALESCE(s.qty, 0)), AVG(COALESCE(s.qty, 0)) FROM customers c"
+              + " LEFT JOIN sales s ON c.cust = s.cust GROUP BY c.cust",
+          "SELECT CASE WHEN s.id IS NULL THEN 0 WHEN s.qty > 10 THEN 1 END, COUNT(s.id)"
+              + " FROM customers c LEFT JOIN sales s ON c.cust = s.cust"
+              + " GROUP BY CASE WHEN s.id IS NULL THEN 0 WHEN s.qty > 10 THEN 1 END",
+          // a BIGINT's partial sum may overflow for one key where the total does not
+          "SELECT SUM(s.id), COUNT(*) FROM sales s JOIN customers c ON s.cust = c.cust",
           // the first of two joins is filtered
           "SELECT c.region, p.cat, SUM(s.qty) FROM sales s JOIN customers c ON s.cust = c.cust"
               + " AND c.region = 'EU' JOIN products p ON s.prod = p.prod GROUP BY c.region, p.cat");
@@ -207,12 +218,12 @@ class AggregateJoinTest {
       }
     }
     assertThat(count).isGreaterThan(SALES / 2);
-    assertThat(Sql.lines(connection, EAGER.get(5)))
+    assertThat(Sql.lines(connection, EAGER.get(4)))
         .singleElement()
         .asString()
         .startsWith(count + " " + qty + " ");
-    assertThat(Sql.lines(connection, EAGER.get(6))).containsExactly("0 null null");
-    assertThat(Sql.lines(connection, EAGER.get(7))).isEmpty();
+    assertThat(Sql.lines(connection, EAGER.get(5))).containsExactly("0 null null");
+    assertThat(Sql.lines(connection, EAGER.get(6))).isEmpty();
   }
 
   private static List<String> answer(String sql) throws SQLException {

@@ -54,7 +54,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code DISTINCT}, {@code FILTER} and ordered aggregates, and functions other than {@code
  *       COUNT}, {@code SUM}, {@code $SUM0}, {@code MIN}, {@code MAX} and {@code AVG};
  *   <li>sums and averages of floating-point values, whose rounding depends on the order they are
- *       added in;
+ *       added in, and of BIGINT values, whose partial sums may overflow where the total does not;
+ *   <li>arguments and keys of the aggregated side that are expressions rather than columns: the
+ *       partial aggregate computes them on rows the join drops (where an overflow would fail the
+ *       query), and below an outer join an expression of the NULLs an unmatched row is joined to
+ *       need not be NULL ({@code COALESCE}, {@code CASE WHEN x IS NULL});
  *   <li>{@code COUNT(*)} over an outer join, which counts the row an unmatched row is joined to;
  *   <li>an inner join whose other side is filtered: the rows of the aggregated side it drops are
  *       cheaper dropped by the keys the join publishes to the scan ({@code RuntimeFilter}) than
@@ -189,7 +193,14 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
         return null;
       }
       for (int arg : call.getArgList()) {
-        argumentBits.addAll(RelOptUtil.InputFinder.bits(exprs.get(arg)));
+        // a column, never an expression: the partial aggregate computes its arguments on rows the
+        // join would drop (an overflow there fails a query that would not fail), and below an
+        // outer join, where an expression of the NULLs an unmatched row is joined to need not be
+        // NULL (CASE WHEN s.id IS NULL THEN 1 END, COALESCE, a constant)
+        if (!(exprs.get(arg) instanceof RexInputRef ref)) {
+          return null;
+        }
+        argumentBits.set(ref.getIndex());
       }
     }
     ImmutableBitSet arguments = argumentBits.build();
@@ -252,8 +263,9 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
     }
     // the aggregate's keys: each from one side (or from neither: a constant)
     for (int field : aggregate.getGroupSet()) {
+      // those of the aggregated side columns, for the reasons the arguments are
       ImmutableBitSet bits = RelOptUtil.InputFinder.bits(exprs.get(field));
-      if (bits.intersects(aggregated) && !aggregated.contains(bits)) {
+      if (bits.intersects(aggregated) && !(exprs.get(field) instanceof RexInputRef)) {
         return null;
       }
     }
@@ -293,22 +305,27 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
         return call.getArgList().size() == 1;
       case SUM:
       case SUM0:
-        return argType != null && exact(argType) && exact(call.getType());
+        return argType != null && summable(argType);
       case AVG:
         // an average of integers is a DOUBLE (LakeTypeSystem): of an exact sum and count
-        return averages && argType != null && exact(argType);
+        return averages && argType != null && summable(argType);
       default:
         return false;
     }
   }
 
-  /** Whether values of the type add up the same in any order. */
-  private static boolean exact(RelDataType type) {
+  /**
+   * Whether partial sums of the type add up to the sum of its values, in any order, and never fail
+   * where the whole sum does not: an INTEGER's sum is a BIGINT (LakeTypeSystem), which one key's
+   * rows cannot overflow, and a DECIMAL's sum has as many digits as it needs. A BIGINT's partial
+   * sum may overflow for a key where the total does not, or for rows the join drops; REAL and
+   * DOUBLE round differently in another order.
+   */
+  private static boolean summable(RelDataType type) {
     SqlTypeName name = type.getSqlTypeName();
     return name == SqlTypeName.TINYINT
         || name == SqlTypeName.SMALLINT
         || name == SqlTypeName.INTEGER
-        || name == SqlTypeName.BIGINT
         || name == SqlTypeName.DECIMAL;
   }
 

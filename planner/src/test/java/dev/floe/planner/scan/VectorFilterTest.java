@@ -109,8 +109,22 @@ class VectorFilterTest {
             Expressions.in("l", -5000L, -1L, 0L, 1L, 999L, 1000L, 5001L, 2L, 3L, 4L),
             Expressions.notIn("i", -1000, -1, 0, 1, 7, 1000, 1001, 3, 4, 5, 6),
             Expressions.in("dt", 1, 7, 1000, 1001, 20, 21, 22, 23, 24, 25),
-            // as many, too far apart for a bitset: a binary search
+            // as many, too far apart for a bitset: a hash set (whose empty slot is not
+            // Long.MIN_VALUE)
             Expressions.in("l", Long.MIN_VALUE, Long.MAX_VALUE, 0L, 1L, 2L, 3L, 4L, 5L, 6L, 999L),
+            Expressions.in(
+                "l",
+                Long.MIN_VALUE,
+                Long.MIN_VALUE + 1,
+                Long.MIN_VALUE + 2,
+                -5000L,
+                -1L,
+                0L,
+                1L,
+                999L,
+                1001L,
+                5001L,
+                Long.MAX_VALUE),
             Expressions.notIn("i", Integer.MIN_VALUE, Integer.MAX_VALUE, 0, 1, 2, 3, 4, 5, 6, 7),
             Expressions.in(
                 "l",
