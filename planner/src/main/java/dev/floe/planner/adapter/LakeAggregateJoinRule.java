@@ -230,7 +230,9 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
     }
     RelNode side = (aggregatedLeft ? join.getLeft() : join.getRight()).stripped();
     RelNode other = (aggregatedLeft ? join.getRight() : join.getLeft()).stripped();
-    if (side instanceof LakeTableScan scan ? !plainScan(scan) : !innerJoin(side)) {
+    if (side instanceof LakeTableScan scan
+        ? !LakeAggregateScanRule.plainScan(scan)
+        : !innerJoin(side)) {
       return null;
     }
 
@@ -355,11 +357,6 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
         && ((RexCall) conjunct).getOperands().get(1) instanceof RexInputRef;
   }
 
-  /** A scan emitting every row it reads: no aggregation, limit or row ids. */
-  private static boolean plainScan(LakeTableScan scan) {
-    return !scan.spec().aggregated() && !scan.spec().rowIds() && scan.spec().limit() < 0;
-  }
-
   /**
    * An inner join, under which the partial aggregate is split again ({@link #rewrite}): the
    * aggregated table may be joined to other tables before the join the aggregate is over.
@@ -377,7 +374,9 @@ public final class LakeAggregateJoinRule extends RelRule<LakeRuleConfig> {
    */
   private static boolean complete(RelNode rel) {
     if (rel instanceof LakeTableScan scan) {
-      return plainScan(scan) && !scan.spec().filtered() && scan.spec().condition() == null;
+      return LakeAggregateScanRule.plainScan(scan)
+          && !scan.spec().filtered()
+          && scan.spec().condition() == null;
     }
     if (rel instanceof LogicalProject project) {
       return complete(project.getInput().stripped());

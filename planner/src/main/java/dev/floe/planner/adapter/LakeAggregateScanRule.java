@@ -105,8 +105,11 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     super(config);
   }
 
-  /** A scan emitting every row it reads: no aggregation yet, no limit, no row ids. */
-  private static boolean plainScan(LakeTableScan scan) {
+  /**
+   * A scan emitting every row it reads: no aggregation yet, no limit, no row ids. Also the scans
+   * {@link LakeAggregateJoinRule} aggregates.
+   */
+  static boolean plainScan(LakeTableScan scan) {
     return !scan.spec().aggregated() && !scan.spec().rowIds() && scan.spec().limit() < 0;
   }
 
