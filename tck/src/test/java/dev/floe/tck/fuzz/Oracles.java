@@ -39,7 +39,11 @@ final class Oracles {
 
   /** Floe's answer to a query, which must not fail; a failure is a difference of its own. */
   static List<List<Object>> floeMust(Runner r, Connection c, Ast.Query q, String oracle) {
-    Answer a = floe(r, c, q);
+    return rowsOrDifference(r, floe(r, c, q), q, oracle);
+  }
+
+  /** The rows of an answer of Floe's, or its error as a difference. */
+  static List<List<Object>> rowsOrDifference(Runner r, Answer a, Ast.Query q, String oracle) {
     if (a.error != null) {
       throw new Difference(
           oracle,
@@ -270,12 +274,27 @@ final class Oracles {
           floeMust(r, r.floeSingle, query, "scan-threads"),
           base,
           query.ordered());
+      Answer many = floe(r, r.floeMany, query);
+      if (windowPastBudget(many.error)) {
+        return;
+      }
       sameRows(
           "scan-threads",
           sql + "  -- scanThreads=5",
-          floeMust(r, r.floeMany, query, "scan-threads"),
+          rowsOrDifference(r, many, query, "scan-threads"),
           base,
           query.ordered());
+    }
+
+    /**
+     * A window holds every row of its input and cannot spill (docs/limits.md, "Known limits"): on
+     * the connection whose budget is a few kilobytes, so that joins, sorts and aggregates spill, it
+     * fails with 53200, as documented.
+     */
+    private static boolean windowPastBudget(SQLException error) {
+      return error != null
+          && "53200".equals(error.getSQLState())
+          && String.valueOf(error.getMessage()).contains("the window holding its partitions");
     }
 
     @Override
