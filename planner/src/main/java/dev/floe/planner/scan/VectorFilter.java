@@ -316,75 +316,15 @@ final class VectorFilter {
     return compare;
   }
 
-  /** Lists longer than this are a bitset or a hash set; shorter ones are searched. */
-  private static final int BITSET_FROM = 8;
-
-  /** The widest span of values a list's bitset covers: 32 KiB of bits, held in a core's cache. */
-  private static final long BITSET_SPAN = 1L << 18;
-
-  /** Whether the value is one of a bitset's, which holds bit {@code v - low} for each value v. */
-  private static boolean member(long[] bits, long low, long span, long value) {
-    long offset = value - low;
-    // outside [low, low + span]: offset negative or past the span (an overflow is negative too)
-    return offset >= 0 && offset <= span && (bits[(int) (offset >>> 6)] & (1L << offset)) != 0;
-  }
-
-  /**
-   * An open-addressing table of a list's values: twice as many slots as values, a power of two,
-   * each slot a value or {@code empty}, a value that is not in the list.
-   */
-  private record LongSet(long[] slots, long empty, int shift) {
-    static LongSet of(long[] values) {
-      int bits = 64 - Long.numberOfLeadingZeros(Math.max(1, values.length * 2L - 1));
-      // a value not in the list: the least minus one, or, when the least is Long.MIN_VALUE, the
-      // first value after the run of consecutive values it starts (the values are sorted, distinct)
-      long empty = values[0] - 1;
-      if (empty > values[0]) {
-        empty = values[0] + 1;
-        for (int i = 1; i < values.length && values[i] == empty; i++) {
-          empty++;
-        }
-      }
-      long[] slots = new long[1 << bits];
-      java.util.Arrays.fill(slots, empty);
-      LongSet set = new LongSet(slots, empty, 64 - bits);
-      for (long value : values) {
-        int slot = set.slot(value);
-        while (slots[slot] != empty) {
-          slot = (slot + 1) & (slots.length - 1);
-        }
-        slots[slot] = value;
-      }
-      return set;
-    }
-
-    private int slot(long value) {
-      return (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
-    }
-
-    boolean contains(long value) {
-      if (value == empty) {
-        return false;
-      }
-      int slot = slot(value);
-      while (true) {
-        long held = slots[slot];
-        if (held == value) {
-          return true;
-        }
-        if (held == empty) {
-          return false;
-        }
-        slot = (slot + 1) & (slots.length - 1);
-      }
-    }
-  }
+  /** Lists longer than this are tested as a run-time filter's keys are; shorter ones searched. */
+  private static final int SEARCHED_UP_TO = 8;
 
   /**
    * {@code IN} or {@code NOT IN} a list of literals of an INT or LONG column's type (INTEGER, DATE,
-   * BIGINT, TIME, TIMESTAMP): for more than {@value #BITSET_FROM} values a bitset of their span
-   * when it is within {@link #BITSET_SPAN}, otherwise a hash set, both small enough to stay in a
-   * core's cache; for fewer a binary search in the sorted literals; null for other lists.
+   * BIGINT, TIME, TIMESTAMP): for more than {@value #SEARCHED_UP_TO} values in the lookup a
+   * run-time filter tests its keys with ({@link RuntimeFilter.LongKeys}: a bitmap of a dense range,
+   * else an open-addressing set), for fewer by a binary search in the sorted literals; null for
+   * other lists.
    */
   private static Node inList(
       int c, ColumnVector.Kind kind, java.util.Set<?> literals, Expression.Operation op) {
@@ -408,26 +348,13 @@ final class VectorFilter {
       sorted[n++] = ((Number) literal).longValue();
     }
     java.util.Arrays.sort(sorted);
-    long low = n == 0 ? 0 : sorted[0];
-    long span = n == 0 ? -1 : sorted[n - 1] - low; // negative when it overflows a long
     // a search takes a branch it cannot predict per step: a join's 204 keys published to a scan
     // of 6,000,000 rows spent half the scan in it
-    if (n > BITSET_FROM && span >= 0 && span < BITSET_SPAN) {
-      // a bit per value between the least and the greatest
-      long[] bits = new long[(int) (span >>> 6) + 1];
-      for (long value : sorted) {
-        long offset = value - low;
-        bits[(int) (offset >>> 6)] |= 1L << offset;
-      }
+    if (n > SEARCHED_UP_TO) {
+      RuntimeFilter.LongKeys keys = RuntimeFilter.LongKeys.of(literals, type);
       return kind == ColumnVector.Kind.INT
-          ? (v, r) -> member(bits, low, span, v[c].ints[r]) == in
-          : (v, r) -> member(bits, low, span, v[c].longs[r]) == in;
-    }
-    if (n > BITSET_FROM) {
-      LongSet set = LongSet.of(sorted);
-      return kind == ColumnVector.Kind.INT
-          ? (v, r) -> set.contains(v[c].ints[r]) == in
-          : (v, r) -> set.contains(v[c].longs[r]) == in;
+          ? (v, r) -> keys.contains(v[c].ints[r]) == in
+          : (v, r) -> keys.contains(v[c].longs[r]) == in;
     }
     return kind == ColumnVector.Kind.INT
         ? (v, r) -> (java.util.Arrays.binarySearch(sorted, v[c].ints[r]) >= 0) == in

@@ -105,7 +105,7 @@ class VectorFilterTest {
             Expressions.isNaN("d"),
             Expressions.notNaN("f"),
             Expressions.in("d", 2.5, -0.0),
-            // more than eight values close together: a bitset from the least to the greatest
+            // more than eight values close together: a run-time filter's bitmap of their range
             Expressions.in("l", -5000L, -1L, 0L, 1L, 999L, 1000L, 5001L, 2L, 3L, 4L),
             Expressions.notIn("i", -1000, -1, 0, 1, 7, 1000, 1001, 3, 4, 5, 6),
             Expressions.in("dt", 1, 7, 1000, 1001, 20, 21, 22, 23, 24, 25),
