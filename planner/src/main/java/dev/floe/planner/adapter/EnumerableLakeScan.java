@@ -89,7 +89,7 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
    * dev.floe.planner.scan.ColumnarScan}). Not for a scan holding an aggregate.
    */
   public EnumerableLakeScan asResult() {
-    if (scan.spec().aggregated() || scan.spec().rowIds()) {
+    if (scan.spec().aggregated() || scan.spec().rowIds() || scan.spec().topN() != null) {
       return this;
     }
     return new EnumerableLakeScan(getTraitSet(), scan, true, runtimeFilters);

@@ -110,7 +110,7 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
    * {@link LakeAggregateJoinRule} aggregates.
    */
   static boolean plainScan(LakeTableScan scan) {
-    return !scan.spec().aggregated() && !scan.spec().rowIds() && scan.spec().limit() < 0;
+    return !scan.spec().aggregated() && !scan.spec().rowIds() && !scan.spec().truncated();
   }
 
   /** Whether the scan can compute every expression of the project from its columns. */

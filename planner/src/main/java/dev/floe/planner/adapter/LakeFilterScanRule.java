@@ -31,7 +31,7 @@ public final class LakeFilterScanRule extends RelRule<LakeRuleConfig> {
                           b1 ->
                               b1.operand(LakeTableScan.class)
                                   .predicate(
-                                      scan -> scan.spec().limit() < 0 && !scan.spec().aggregated())
+                                      scan -> !scan.spec().truncated() && !scan.spec().aggregated())
                                   .noInputs()),
               config -> new LakeFilterScanRule(config)));
 

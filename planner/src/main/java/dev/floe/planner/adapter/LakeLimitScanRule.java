@@ -25,7 +25,7 @@ public final class LakeLimitScanRule extends RelRule<LakeRuleConfig> {
                           b1 ->
                               b1.operand(LakeTableScan.class)
                                   .predicate(
-                                      scan -> scan.spec().limit() < 0 && !scan.spec().aggregated())
+                                      scan -> !scan.spec().truncated() && !scan.spec().aggregated())
                                   .noInputs()),
               config -> new LakeLimitScanRule(config)));
 

@@ -16,6 +16,9 @@ public final class LakeRules {
   /** Stops the scan after the rows a LIMIT directly above it needs. */
   public static final LakeLimitScanRule LIMIT_SCAN = LakeLimitScanRule.DEFAULT;
 
+  /** Lets the scan keep only the first rows in the order of a top-N directly above it. */
+  public static final LakeTopNScanRule TOP_N_SCAN = LakeTopNScanRule.DEFAULT;
+
   /** Moves an aggregate into the scan directly below it. */
   public static final LakeAggregateScanRule AGGREGATE_SCAN = LakeAggregateScanRule.DIRECT;
 

@@ -116,6 +116,7 @@ public final class LakeTableScan extends TableScan {
     if (!extraFields.isEmpty()
         || spec.rowIds()
         || spec.aggregated()
+        || spec.topN() != null
         || fieldsUsed.cardinality() == getRowType().getFieldCount()) {
       return super.project(fieldsUsed, extraFields, relBuilder);
     }
@@ -189,7 +190,11 @@ public final class LakeTableScan extends TableScan {
             .itemIf("condition", conditionTerms(), spec.condition() != null)
             .itemIf("limit", spec.limit(), spec.limit() >= 0)
             .itemIf("rowIds", true, spec.rowIds())
-            .itemIf("aggregate", aggregateTerms(names), spec.aggregated());
+            .itemIf("aggregate", aggregateTerms(names), spec.aggregated())
+            .itemIf(
+                "topN",
+                spec.topN() == null ? "" : spec.topN().describe(names),
+                spec.topN() != null);
     if (forPeople && snapshotId != null) {
       LakeScan.Planned planned = LakeScan.plan(spec);
       terms
@@ -360,6 +365,9 @@ public final class LakeTableScan extends TableScan {
     }
     if (spec.limit() >= 0) {
       rows = Math.min(rows, spec.limit());
+    }
+    if (spec.topN() != null) {
+      rows = Math.min(rows, spec.topN().rows());
     }
     return Math.max(rows, 1d);
   }

@@ -118,7 +118,7 @@ final class DefaultRules {
   static final RelOptRule PROJECT_MERGE = ProjectMergeRule.Config.DEFAULT.toRule();
 
   /** The most rows (OFFSET + FETCH) a top-N keeps; a larger one sorts every row in the budget. */
-  static final long TOP_N_ROWS = 1 << 17;
+  static final long TOP_N_ROWS = dev.floe.planner.scan.LakeTopN.MAX_ROWS;
 
   /**
    * Calcite's top-N ({@code EnumerableLimitSort}, not in its list of enumerable rules) for an ORDER

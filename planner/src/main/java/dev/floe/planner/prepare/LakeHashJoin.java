@@ -394,7 +394,7 @@ final class LakeHashJoin extends EnumerableHashJoin {
       RelNode node, int field, RuntimeFilter.Slot slot, boolean normalize, boolean borrowed) {
     if (node instanceof EnumerableLakeScan scan) {
       LakeScanSpec spec = scan.spec();
-      if (spec.rowIds() || spec.limit() >= 0 || spec.version() != null) {
+      if (spec.rowIds() || spec.truncated() || spec.version() != null) {
         return null;
       }
       if (spec.aggregated()) {

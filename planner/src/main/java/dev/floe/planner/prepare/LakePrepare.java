@@ -393,8 +393,8 @@ public class LakePrepare extends CalcitePrepareImpl {
     }
 
     /**
-     * Pushes filters, projections, limits and then aggregates into Floe scans in rule-by-rule
-     * passes (aggregates over a join first aggregating one side's scan, {@link
+     * Pushes filters, projections, limits, top-Ns and then aggregates into Floe scans in
+     * rule-by-rule passes (aggregates over a join first aggregating one side's scan, {@link
      * LakeRules#AGGREGATE_JOINS}), then optimizes as Calcite does. Doing the pushdown first makes
      * it independent of the cost model's ties on small tables.
      */
@@ -413,7 +413,8 @@ public class LakePrepare extends CalcitePrepareImpl {
                       DefaultRules.PROJECT_REMOVE,
                       LakeRules.FILTER_SCAN,
                       LakeRules.PROJECT_SCAN,
-                      LakeRules.LIMIT_SCAN))
+                      LakeRules.LIMIT_SCAN,
+                      LakeRules.TOP_N_SCAN))
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)
               .addRuleCollection(LakeRules.AGGREGATE_JOINS)
               .addMatchOrder(HepMatchOrder.BOTTOM_UP)

@@ -214,6 +214,9 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     if (spec.aggregated()) {
       return ScanAggregation.enumerator(root, spec);
     }
+    if (spec.topN() != null) {
+      return ScanTopN.enumerator(root, spec);
+    }
     Target target = target(spec);
     PinnedTable pinned = target.pinned();
     if (target.snapshotId() == null) {

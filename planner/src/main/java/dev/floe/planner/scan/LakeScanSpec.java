@@ -23,6 +23,8 @@ import org.apache.iceberg.expressions.Expressions;
  *     statement
  * @param condition what the scan tests on the rows it decodes, after the filter (rows for which it
  *     is TRUE are kept), its columns numbered as the table's top-level columns; or null
+ * @param topN the first rows in an order the scan keeps of its rows, for the top-N directly above
+ *     it ({@link LakeTopN}), or null: the scan emits every row
  */
 public record LakeScanSpec(
     LakeSession session,
@@ -33,7 +35,8 @@ public record LakeScanSpec(
     boolean rowIds,
     LakeAggregation aggregation,
     TableVersion version,
-    ScanExpression condition) {
+    ScanExpression condition,
+    LakeTopN topN) {
 
   /** A spec reading every column of a table, unfiltered. */
   public static LakeScanSpec all(LakeSession session, List<String> path, int columnCount) {
@@ -48,7 +51,7 @@ public record LakeScanSpec(
       columns.add(i);
     }
     return new LakeScanSpec(
-        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version, null);
+        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version, null, null);
   }
 
   /** This spec with a filter added to the one it has. */
@@ -62,7 +65,8 @@ public record LakeScanSpec(
         rowIds,
         aggregation,
         version,
-        condition);
+        condition,
+        topN);
   }
 
   /** This spec emitting other columns. */
@@ -76,25 +80,26 @@ public record LakeScanSpec(
         rowIds,
         aggregation,
         version,
-        condition);
+        condition,
+        topN);
   }
 
   /** This spec stopping after a number of rows. */
   public LakeScanSpec withLimit(long newLimit) {
     return new LakeScanSpec(
-        session, path, columns, filter, newLimit, rowIds, aggregation, version, condition);
+        session, path, columns, filter, newLimit, rowIds, aggregation, version, condition, topN);
   }
 
   /** This spec with the trailing file and position values. */
   public LakeScanSpec withRowIds() {
     return new LakeScanSpec(
-        session, path, columns, filter, limit, true, aggregation, version, condition);
+        session, path, columns, filter, limit, true, aggregation, version, condition, topN);
   }
 
   /** This spec computing an aggregation of its rows instead of emitting them. */
   public LakeScanSpec withAggregation(LakeAggregation newAggregation) {
     return new LakeScanSpec(
-        session, path, columns, filter, limit, rowIds, newAggregation, version, condition);
+        session, path, columns, filter, limit, rowIds, newAggregation, version, condition, topN);
   }
 
   /** This spec testing a condition too, on top of the one it has. */
@@ -105,7 +110,18 @@ public record LakeScanSpec(
             : ScanExpression.call(
                 ScanExpression.Op.AND, ScanExpression.Type.BOOLEAN, 0, 0, List.of(condition, more));
     return new LakeScanSpec(
-        session, path, columns, filter, limit, rowIds, aggregation, version, both);
+        session, path, columns, filter, limit, rowIds, aggregation, version, both, topN);
+  }
+
+  /** This spec keeping only its first rows in an order, for a top-N above it. */
+  public LakeScanSpec withTopN(LakeTopN newTopN) {
+    return new LakeScanSpec(
+        session, path, columns, filter, limit, rowIds, aggregation, version, condition, newTopN);
+  }
+
+  /** Whether the scan stops short of some of its rows: a LIMIT, or a top-N's first rows. */
+  public boolean truncated() {
+    return limit >= 0 || topN != null;
   }
 
   /** Whether the scan aggregates its rows. */

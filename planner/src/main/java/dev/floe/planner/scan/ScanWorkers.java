@@ -81,7 +81,7 @@ final class ScanWorkers<T> implements AutoCloseable {
    * a queue of {@code queued} items.
    */
   ScanWorkers(int pieces, int workers, int queued, ExecutorService executor, Work<T> work) {
-    int count = Math.max(1, Math.min(workers, pieces));
+    int count = count(pieces, workers);
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     for (int w = 0; w < count && w < pieces; w++) {
       BlockingQueue<T> queue = new ArrayBlockingQueue<>(queued);
@@ -107,6 +107,14 @@ final class ScanWorkers<T> implements AutoCloseable {
                 }
               }));
     }
+  }
+
+  /**
+   * How many workers read {@code pieces} pieces when {@code workers} are asked for: worker {@code
+   * w} reads pieces {@code w, w+count, ...}.
+   */
+  static int count(int pieces, int workers) {
+    return Math.max(1, Math.min(workers, pieces));
   }
 
   /**
