@@ -33,7 +33,9 @@ public final class LakeProjectScanRule extends RelRule<LakeRuleConfig> {
                       .oneInput(
                           b1 ->
                               b1.operand(LakeTableScan.class)
-                                  .predicate(scan -> !scan.spec().aggregated())
+                                  .predicate(
+                                      scan ->
+                                          !scan.spec().aggregated() && scan.spec().topN() == null)
                                   .noInputs()),
               config -> new LakeProjectScanRule(config)));
 

@@ -47,13 +47,14 @@ public final class LakeTopNScanRule extends RelRule<LakeRuleConfig> {
     LakeTableScan scan = call.rel(1);
     Long fetch = value(sort.fetch);
     Long offset = sort.offset == null ? Long.valueOf(0) : value(sort.offset);
-    if (fetch == null || offset == null || fetch <= 0 || offset < 0) {
-      return;
+    if (fetch == null
+        || offset == null
+        || fetch <= 0
+        || offset < 0
+        || fetch > LakeTopN.MAX_ROWS - offset) {
+      return; // no rows, or more than a top-N keeps (the sum may not fit a long)
     }
     long rows = fetch + offset;
-    if (rows > LakeTopN.MAX_ROWS) {
-      return;
-    }
     List<Integer> columns = scan.spec().columns();
     List<LakeTopN.Key> keys = new ArrayList<>();
     for (RelFieldCollation field : sort.getCollation().getFieldCollations()) {

@@ -143,7 +143,12 @@ final class DefaultRules {
     Long rows = fetch.getValueAs(Long.class);
     Long skipped =
         sort.offset == null ? Long.valueOf(0) : ((RexLiteral) sort.offset).getValueAs(Long.class);
-    return rows != null && skipped != null && rows + skipped <= TOP_N_ROWS;
+    // compared without adding: OFFSET 9223372036854775807 would wrap the sum
+    return rows != null
+        && skipped != null
+        && rows >= 0
+        && skipped >= 0
+        && rows <= TOP_N_ROWS - skipped;
   }
 
   static final RelOptRule PROJECT_TABLE_SCAN = ProjectTableScanRule.Config.DEFAULT.toRule();

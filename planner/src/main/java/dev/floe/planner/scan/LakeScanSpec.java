@@ -69,8 +69,13 @@ public record LakeScanSpec(
         topN);
   }
 
-  /** This spec emitting other columns. */
+  /**
+   * This spec emitting other columns; not for a top-N, whose keys are positions among the columns.
+   */
   public LakeScanSpec withColumns(List<Integer> newColumns) {
+    if (topN != null) {
+      throw new IllegalStateException("the columns of a top-N's scan cannot change");
+    }
     return new LakeScanSpec(
         session,
         path,

@@ -22,8 +22,9 @@ import org.apache.iceberg.Table;
  * statement's thread: the best rows of all, in that order, are the rows the top-N above would keep
  * from the whole scan (its sort is stable), and they are emitted in scan order.
  *
- * <p>The heap holds at most {@link LakeTopN#MAX_ROWS} rows per worker, unaccounted, as Calcite's
- * top-N above holds its rows.
+ * <p>Each worker's heap holds at most {@link LakeTopN#rows()} rows (at most {@link
+ * LakeTopN#MAX_ROWS}), unaccounted, as Calcite's top-N above holds its rows; with {@code n} scan
+ * workers a scan may so hold {@code n} times the rows the top-N does.
  */
 final class ScanTopN {
   private static final int QUEUED_PIECES = 2;
@@ -168,8 +169,8 @@ final class ScanTopN {
     private final int[] columns;
     private final boolean[] descending;
     private final boolean[] nullsFirst;
-    final Object[][] rows;
-    final long[] places;
+    Object[][] rows;
+    long[] places;
     int size;
     private long next;
 
@@ -196,8 +197,10 @@ final class ScanTopN {
         descending[k] = key.descending();
         nullsFirst[k] = key.nullsFirst();
       }
-      this.rows = new Object[limit][];
-      this.places = new long[limit];
+      // grown as rows come: a scan of few rows under a large LIMIT holds few
+      int first = Math.min(limit, 256);
+      this.rows = new Object[first][];
+      this.places = new long[first];
     }
 
     /** The rows that follow are piece {@code piece}'s, from its first. */
@@ -241,6 +244,11 @@ final class ScanTopN {
 
     private void add(Object[] row, long place) {
       if (size < limit) {
+        if (size == rows.length) {
+          int capacity = (int) Math.min(limit, 2L * size);
+          rows = java.util.Arrays.copyOf(rows, capacity);
+          places = java.util.Arrays.copyOf(places, capacity);
+        }
         int at = size++;
         rows[at] = row;
         places[at] = place;
