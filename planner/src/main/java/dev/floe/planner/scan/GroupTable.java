@@ -71,21 +71,21 @@ final class GroupTable implements TaskReader.RowSink {
   /** {@code accumulators[c][g]}: call {@code c}'s accumulator for group {@code g}. */
   private final Accumulator[][] accumulators;
 
-  private final Map<Object, Integer> byKey;
+  private Map<Object, Integer> byKey;
 
   /**
    * Group numbers of keys of two columns (neither NULL), each of integers or of strings, by {@link
    * #pair}; else null.
    */
-  private final PrimitiveGroups byPair;
+  private PrimitiveGroups byPair;
 
   /**
    * For a key {@link #byPair} finds: each column's strings numbered ({@link Codes}), or null for a
    * column of integers.
    */
-  private final Codes[] codes;
+  private Codes[] codes;
 
-  private final PrimitiveGroups byBits;
+  private PrimitiveGroups byBits;
 
   /**
    * Each row's group number, for the batch at hand; allocated by the first batch, since a table
@@ -973,6 +973,10 @@ final class GroupTable implements TaskReader.RowSink {
    * #holdsAll}).
    */
   void merge(GroupTable later) {
+    if (size == 0 && groups.length > 0 && !full && later.size > 0) {
+      adopt(later);
+      return;
+    }
     int before = size;
     merging = true;
     try {
@@ -991,6 +995,36 @@ final class GroupTable implements TaskReader.RowSink {
       memory.release(taken - kept, false);
       reserved += kept;
     }
+  }
+
+  /**
+   * Takes over the groups of {@code later} into this empty table: its keys, accumulators and the
+   * tables that find them, and the memory it reserved. The first piece of a scan grouped by a key
+   * of many values holds most of the groups, which merging one at a time would find and add again.
+   */
+  private void adopt(GroupTable later) {
+    keys = later.keys;
+    size = later.size;
+    for (int c = 0; c < accumulators.length; c++) {
+      accumulators[c] = later.accumulators[c];
+    }
+    byKey = later.byKey;
+    byPair = later.byPair;
+    codes = later.codes;
+    byBits = later.byBits;
+    sized = later.sized;
+    keyBytes = later.keyBytes;
+    long taken = later.reserved;
+    if (taken > 0 && memory != null && later.worker) {
+      memory.handOver(taken);
+    }
+    reserved += taken;
+    pending += later.pending;
+    // the later table is spent: nothing of it is read or given back again
+    later.keys = new Object[0];
+    later.size = 0;
+    later.reserved = 0;
+    later.pending = 0;
   }
 
   private void mergeGroups(GroupTable later) {
