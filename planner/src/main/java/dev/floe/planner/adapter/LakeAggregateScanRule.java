@@ -113,7 +113,10 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     return !scan.spec().aggregated() && !scan.spec().rowIds() && !scan.spec().truncated();
   }
 
-  /** Whether the scan can compute every expression of the project from its columns. */
+  /**
+   * Whether the scan can compute every expression of the project from its columns: as a value, or
+   * for a BOOLEAN one as the condition of an aggregate's FILTER.
+   */
   private static boolean computable(Project project) {
     if (!project.getVariablesSet().isEmpty()) {
       return false;
@@ -121,7 +124,10 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     ScanExpressions translator =
         new ScanExpressions(project.getInput().getRowType(), project.getCluster().getRexBuilder());
     for (RexNode node : project.getProjects()) {
-      if (!(node instanceof RexInputRef) && translator.translate(node) == null) {
+      if (!(node instanceof RexInputRef)
+          && translator.translate(node) == null
+          && (node.getType().getSqlTypeName() != SqlTypeName.BOOLEAN
+              || translator.filterFlag(node) == null)) {
         return false;
       }
     }
@@ -137,6 +143,10 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     private final int width;
     private final ScanExpressions translator;
     private final java.util.Map<Integer, Integer> positions = new java.util.HashMap<>();
+
+    /** The FILTER fields' computed columns ({@link #filterPosition}). */
+    private final java.util.Map<Integer, Integer> filters = new java.util.HashMap<>();
+
     final List<dev.floe.planner.scan.ScanExpression> computed = new ArrayList<>();
 
     Inputs(Project project, LakeTableScan scan) {
@@ -163,6 +173,37 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
             computed.add(translator.translate(node));
             return width + computed.size() - 1;
           });
+    }
+
+    /**
+     * The position of the computed column that is 1 for the rows an aggregate's FILTER field takes
+     * ({@link ScanExpressions#filterFlag}), or -1 when the scan does not compute it (a filter not
+     * computed by the project above the scan, or a condition the scan does not test).
+     */
+    int filterPosition(int field) {
+      if (project == null) {
+        return -1;
+      }
+      Integer known = filters.get(field);
+      if (known != null) {
+        return known;
+      }
+      dev.floe.planner.scan.ScanExpression flag =
+          translator.filterFlag(project.getProjects().get(field));
+      if (flag == null) {
+        return -1;
+      }
+      computed.add(flag);
+      int position = width + computed.size() - 1;
+      filters.put(field, position);
+      return position;
+    }
+
+    /** Whether the scan reads or computes the field's values (a condition's are not values). */
+    boolean hasValues(int field) {
+      return project == null
+          || project.getProjects().get(field) instanceof RexInputRef
+          || translator.translate(project.getProjects().get(field)) != null;
     }
 
     /** Whether the field is a column of the scan (not computed). */
@@ -216,6 +257,9 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
     Inputs inputs = new Inputs(project, scan);
     List<Integer> groups = new ArrayList<>();
     for (int field : aggregate.getGroupSet()) {
+      if (!inputs.hasValues(field)) {
+        return null;
+      }
       SqlTypeName type = inputs.type(scan, field).getSqlTypeName();
       if (!groupable(type) || !inputs.isColumn(field) && !computedKey(type)) {
         return null;
@@ -236,8 +280,17 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
 
   private static LakeAggregation.Call translate(
       AggregateCall call, Inputs inputs, LakeTableScan scan) {
+    LakeAggregation.Call translated = unfiltered(call, inputs, scan);
+    if (translated == null || !call.hasFilter()) {
+      return translated;
+    }
+    int filter = inputs.filterPosition(call.filterArg);
+    return filter < 0 ? null : translated.filtered(filter);
+  }
+
+  private static LakeAggregation.Call unfiltered(
+      AggregateCall call, Inputs inputs, LakeTableScan scan) {
     if (call.isDistinct()
-        || call.hasFilter()
         || call.isApproximate()
         || call.distinctKeys != null
         || !call.collation.equals(RelCollations.EMPTY)
@@ -245,6 +298,9 @@ public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
       return null;
     }
     boolean noArg = call.getArgList().isEmpty();
+    if (!noArg && !inputs.hasValues(call.getArgList().get(0))) {
+      return null; // a condition as an argument (COUNT(a > b)): computed as a value nowhere here
+    }
     SqlTypeName argType =
         noArg ? null : inputs.type(scan, call.getArgList().get(0)).getSqlTypeName();
     if (!noArg

@@ -238,7 +238,12 @@ public final class LakeTableScan extends TableScan {
       } else {
         arg = aggregation.computed().get(call.arg() - names.size()).describe(names);
       }
-      calls.add(function + "(" + arg + ")");
+      String filter =
+          call.filter() < 0
+              ? ""
+              : " FILTER "
+                  + aggregation.computed().get(call.filter() - names.size()).describe(names);
+      calls.add(function + "(" + arg + ")" + filter);
     }
     if (groups.isEmpty()) {
       return calls.toString();

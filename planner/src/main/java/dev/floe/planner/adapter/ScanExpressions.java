@@ -354,6 +354,11 @@ final class ScanExpressions {
           return ScanExpression.call(
               call.getKind() == SqlKind.AND ? Op.AND : Op.OR, Type.BOOLEAN, 0, 0, parts);
         }
+      case IS_TRUE:
+        // TRUE exactly where its operand is: a condition keeps the same rows (and AND and OR are
+        // TRUE exactly where their operands' TRUEs make them); Calcite writes an aggregate's
+        // FILTER so
+        return conditionOf(call.getOperands().get(0));
       case IS_NULL:
       case IS_NOT_NULL:
         {
@@ -375,6 +380,10 @@ final class ScanExpressions {
       case EQUALS:
       case NOT_EQUALS:
         {
+          ScanExpression text = stringEquals(call);
+          if (text != null) {
+            return text;
+          }
           ScanExpression a = simple(call.getOperands().get(0));
           ScanExpression b = simple(call.getOperands().get(1));
           if (a == null
@@ -430,6 +439,59 @@ final class ScanExpressions {
     }
     return new ScanExpression(
         matching ? Op.LIKE : Op.NOT_LIKE, Type.BOOLEAN, 0, 0, -1, pattern, List.of(column));
+  }
+
+  /**
+   * {@code col = 'text'} (or {@code <>}) of a VARCHAR column and a string literal holding neither
+   * {@code %} nor {@code _}: the LIKE of that literal, which matches exactly the equal strings
+   * (NULL alike), or null.
+   */
+  private ScanExpression stringEquals(RexCall call) {
+    RexNode left = call.getOperands().get(0);
+    RexNode right = call.getOperands().get(1);
+    if (right instanceof RexInputRef && left instanceof RexLiteral) {
+      RexNode swap = left;
+      left = right;
+      right = swap;
+    }
+    if (!(left instanceof RexInputRef)
+        || !(right instanceof RexLiteral literal)
+        || !org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(left.getType())
+        || !org.apache.calcite.sql.type.SqlTypeUtil.inCharFamily(literal.getType())) {
+      return null;
+    }
+    NlsString text = literal.getValueAs(NlsString.class);
+    if (text == null
+        || text.getValue().indexOf('%') >= 0
+        || text.getValue().indexOf('_') >= 0
+        || text.getValue().indexOf('\\') >= 0) {
+      return null;
+    }
+    return like(
+        (RexCall)
+            rexBuilder.makeCall(
+                SqlStdOperatorTable.LIKE, left, rexBuilder.makeLiteral(text.getValue())),
+        call.getKind() == SqlKind.EQUALS);
+  }
+
+  /**
+   * An aggregate call's FILTER condition as a computed INTEGER column: 1 where the condition is
+   * TRUE, 0 where it is FALSE or NULL; or null when the scan does not test it.
+   */
+  ScanExpression filterFlag(RexNode node) {
+    ScanExpression when = conditionOf(node);
+    if (when == null) {
+      return null;
+    }
+    return ScanExpression.call(
+        Op.CASE,
+        Type.INT,
+        0,
+        0,
+        List.of(
+            when,
+            ScanExpression.literal(Integer.valueOf(1), Type.INT, 0, 0),
+            ScanExpression.literal(Integer.valueOf(0), Type.INT, 0, 0)));
   }
 
   /**

@@ -54,6 +54,14 @@ final class GroupTable implements TaskReader.RowSink {
   private ColumnVector[] extended;
 
   private final int[] args;
+
+  /** Each call's FILTER column (1 for the rows it takes), or -1 ({@link Call#filter}). */
+  private final int[] filters;
+
+  /** The rows of the batch at hand a FILTER takes, and their groups ({@link #filtered}). */
+  private int[] filteredRows = new int[0];
+
+  private int[] filteredGroups = new int[0];
   private final Type[] argTypes;
   private final int[] groups;
 
@@ -177,6 +185,7 @@ final class GroupTable implements TaskReader.RowSink {
       columnTypes[width + i] = icebergType(expressions[i]);
     }
     this.calls = aggregation.calls();
+    this.filters = calls.stream().mapToInt(Call::filter).toArray();
     this.args = new int[calls.size()];
     this.argTypes = new Type[calls.size()];
     for (int i = 0; i < argTypes.length; i++) {
@@ -632,7 +641,15 @@ final class GroupTable implements TaskReader.RowSink {
     }
     if (groups.length == 0) {
       for (int c = 0; c < accumulators.length; c++) {
-        accumulators[c][0].addAll(args[c] < 0 ? null : columns[args[c]], rows, count);
+        ColumnVector values = args[c] < 0 ? null : columns[args[c]];
+        if (filters[c] >= 0) {
+          int taken = filtered(columns[filters[c]], rows, count, false);
+          if (taken > 0) {
+            accumulators[c][0].addAll(values, filteredRows, taken);
+          }
+        } else {
+          accumulators[c][0].addAll(values, rows, count);
+        }
       }
       return;
     }
@@ -678,6 +695,13 @@ final class GroupTable implements TaskReader.RowSink {
     for (int c = 0; c < accumulators.length; c++) {
       Accumulator[] column = accumulators[c];
       ColumnVector values = args[c] < 0 ? null : columns[args[c]];
+      if (filters[c] >= 0) {
+        int taken = filtered(columns[filters[c]], rows, count, true);
+        if (taken > 0) {
+          column[0].addGrouped(column, filteredGroups, values, filteredRows, taken);
+        }
+        continue;
+      }
       if (size <= count && countsEveryRow(calls.get(c), values)) {
         if (!tallied) {
           tally(count);
@@ -962,8 +986,49 @@ final class GroupTable implements TaskReader.RowSink {
       return;
     }
     for (int c = 0; c < accumulators.length; c++) {
-      accumulators[c][g].add(args[c] < 0 ? null : row[args[c]]);
+      if (filters[c] < 0 || takes(row[filters[c]])) {
+        accumulators[c][g].add(args[c] < 0 ? null : row[args[c]]);
+      }
     }
+  }
+
+  /** Whether a FILTER column's value takes its row: 1 (TRUE), not 0 or NULL. */
+  private static boolean takes(Object flag) {
+    return flag instanceof Number n ? n.intValue() == 1 : Boolean.TRUE.equals(flag);
+  }
+
+  /**
+   * Puts the rows of the batch at hand whose FILTER column {@code flag} takes them in {@link
+   * #filteredRows} (and, when {@code grouped}, their groups from {@link #groupOf} in {@link
+   * #filteredGroups}), returning how many.
+   */
+  private int filtered(ColumnVector flag, int[] rows, int count, boolean grouped) {
+    if (filteredRows.length < count) {
+      filteredRows = new int[Math.max(count, BatchReader.BATCH_ROWS)];
+      filteredGroups = new int[filteredRows.length];
+    }
+    int taken = 0;
+    for (int i = 0; i < count; i++) {
+      int row = rows == null ? i : rows[i];
+      boolean take;
+      if (flag.isNull(row)) {
+        take = false;
+      } else if (flag.kind == ColumnVector.Kind.INT) {
+        take = flag.ints[row] == 1;
+      } else if (flag.kind == ColumnVector.Kind.BOOLEAN) {
+        take = flag.booleans[row];
+      } else {
+        take = takes(flag.get(row));
+      }
+      if (take) {
+        filteredRows[taken] = row;
+        if (grouped) {
+          filteredGroups[taken] = groupOf[i];
+        }
+        taken++;
+      }
+    }
+    return taken;
   }
 
   /**

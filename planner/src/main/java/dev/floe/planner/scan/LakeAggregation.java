@@ -44,8 +44,20 @@ public record LakeAggregation(
    * @param kind the function
    * @param arg the position of its argument column, or -1 for {@code COUNT(*)}
    * @param adder for sums, the type they add in; {@link Adder#NONE} otherwise
+   * @param filter the position of the computed INTEGER column that is 1 for the rows the call takes
+   *     (its {@code FILTER (WHERE ...)}), or -1: every row
    */
-  public record Call(Kind kind, int arg, Adder adder) {}
+  public record Call(Kind kind, int arg, Adder adder, int filter) {
+    /** A call taking every row. */
+    public Call(Kind kind, int arg, Adder adder) {
+      this(kind, arg, adder, -1);
+    }
+
+    /** This call taking only the rows whose column {@code position} is 1. */
+    public Call filtered(int position) {
+      return new Call(kind, arg, adder, position);
+    }
+  }
 
   public LakeAggregation {
     groups = List.copyOf(groups);
@@ -67,7 +79,7 @@ public record LakeAggregation(
       return false;
     }
     for (Call call : calls) {
-      if (call.kind() == Kind.SUM || call.kind() == Kind.SUM0) {
+      if (call.kind() == Kind.SUM || call.kind() == Kind.SUM0 || call.filter() >= 0) {
         return false;
       }
     }
