@@ -140,7 +140,13 @@ class ConditionalAggregateInScanTest {
         "SELECT g, SUM(x) FILTER (WHERE s = 'a\\b') FROM t GROUP BY g",
         "SELECT g, SUM(x) FILTER (WHERE s = '%'), COUNT(*) FILTER (WHERE s = '_') FROM t GROUP BY g",
         "SELECT g, COUNT(*) FILTER (WHERE f > 0.5) FROM t GROUP BY g",
-        "SELECT g, COUNT(DISTINCT x) FILTER (WHERE x > 0) FROM t GROUP BY g"
+        "SELECT g, COUNT(DISTINCT x) FILTER (WHERE x > 0) FROM t GROUP BY g",
+        "SELECT g, SUM(CASE WHEN s < 'N' THEN 1 ELSE 0 END) FROM t GROUP BY g",
+        "SELECT g, COUNT(*) FILTER (WHERE s >= 'R'), COUNT(*) FILTER (WHERE s <= 'A') FROM t"
+            + " GROUP BY g",
+        "SELECT g, SUM(CASE WHEN s BETWEEN 'A' AND 'R' THEN x END) FROM t GROUP BY g",
+        "SELECT g, COUNT(*) FROM t WHERE s > 'N' OR x < d GROUP BY g",
+        "SELECT g, COUNT(*) FROM t WHERE s = 'R' OR x < d GROUP BY g"
       })
   void otherConditionalAggregatesHaveTheSameAnswers(String query) throws SQLException {
     String everyRow = query.replace(" FROM t", " FROM (SELECT * FROM t WHERE RAND() >= 0)");

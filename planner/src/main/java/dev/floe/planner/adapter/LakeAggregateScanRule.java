@@ -24,11 +24,12 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Moves an aggregate into the {@link LakeTableScan} below it (directly, or through a project whose
  * expressions the scan computes, {@link ScanExpressions}): {@code COUNT}, {@code SUM}, {@code MIN}
  * and {@code MAX} over flat columns or over such expressions ({@code SUM(price * (1 - discount))}),
- * with or without {@code GROUP BY} on columns, without {@code DISTINCT} or {@code FILTER}. The scan
- * then computes the aggregate's rows from the column batches it decodes, or from manifest
- * statistics where they answer (docs/sql.md, "EXPLAIN"). {@code AVG} arrives here as {@code SUM}
- * and {@code COUNT} with Calcite's division above, because {@link #REDUCE} rewrites it first as
- * Calcite's own planner would.
+ * with or without {@code GROUP BY} on columns, without {@code DISTINCT}, with a {@code FILTER} only
+ * of a condition the scan tests ({@link ScanExpressions#filterFlag}). The scan then computes the
+ * aggregate's rows from the column batches it decodes, or from manifest statistics where they
+ * answer (docs/sql.md, "EXPLAIN"). {@code AVG} arrives here as {@code SUM} and {@code COUNT} with
+ * Calcite's division above, because {@link #REDUCE} rewrites it first as Calcite's own planner
+ * would.
  */
 public final class LakeAggregateScanRule extends RelRule<LakeRuleConfig> {
   static final LakeAggregateScanRule DIRECT =

@@ -24,11 +24,13 @@ import org.apache.calcite.util.NlsString;
  * scan computes, or says it cannot: arithmetic ({@code + - *} on INTEGER, BIGINT, DOUBLE and
  * DECIMAL, {@code /} on DOUBLE), widening casts, and {@code CASE WHEN} whose conditions compare
  * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}, a DATE
- * column with another, {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code
- * %}), {@code EXTRACT} of a year, quarter, month or day from a DATE column; and the conditions of a
- * filter above a scan ({@link #condition}), which the scan then tests on its batches. Anything else
- * (other string and date expressions, functions, DECIMAL division, a DECIMAL whose scale is not
- * BigDecimal's) stays with Calcite's generated code.
+ * column with another, {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code %},
+ * a VARCHAR column {@code =} or {@code <>} a string literal without {@code %}, {@code _} or a
+ * backslash, as the LIKE of that literal, {@code IS TRUE}), {@code EXTRACT} of a year, quarter,
+ * month or day from a DATE column; and the conditions of a filter above a scan ({@link
+ * #condition}), which the scan then tests on its batches. Anything else (other string and date
+ * expressions, functions, DECIMAL division, a DECIMAL whose scale is not BigDecimal's) stays with
+ * Calcite's generated code.
  */
 final class ScanExpressions {
   private final RelDataType input;
@@ -447,6 +449,9 @@ final class ScanExpressions {
    * (NULL alike), or null.
    */
   private ScanExpression stringEquals(RexCall call) {
+    if (call.getKind() != SqlKind.EQUALS && call.getKind() != SqlKind.NOT_EQUALS) {
+      return null; // an order of strings (s < 'M') stays Calcite's
+    }
     RexNode left = call.getOperands().get(0);
     RexNode right = call.getOperands().get(1);
     if (right instanceof RexInputRef && left instanceof RexLiteral) {

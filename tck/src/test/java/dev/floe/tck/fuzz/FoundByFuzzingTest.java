@@ -446,4 +446,37 @@ class FoundByFuzzingTest {
       assertThat(rows(String.format(sum, column))).containsExactly("2");
     }
   }
+
+  /**
+   * Seed 6011 (seven histories), and a review of the same change: a string compared with a literal
+   * by {@code <}, {@code <=}, {@code >} or {@code >=} in a CASE the scan computed was tested as
+   * {@code <>} (the comparison of equal strings, written as a LIKE, was taken for every comparison
+   * of a string with a literal), so {@code SUM(CASE WHEN c4 < 'b' THEN 1 ELSE 0 END)} counted 'ccc'
+   * and not 'a' or 'B'.
+   */
+  @Test
+  void sumOfACaseComparingAStringByOrderCountsTheRowsTheOrderSays() throws SQLException {
+    run(
+        "CREATE TABLE t (c3 VARCHAR, c4 VARCHAR NOT NULL)",
+        "INSERT INTO t VALUES ('acc', 'ccc'), (NULL, 'a'), ('adab', 'b'), ('zz', 'B')");
+    String sum = "SELECT COALESCE(SUM(CASE WHEN %s THEN 1 ELSE 0 END), 0) FROM t";
+    String count = "SELECT COUNT(*) FROM t WHERE %s";
+    for (String condition :
+        List.of(
+            "c4 < 'b'",
+            "c4 <= 'B'",
+            "c4 > 'b'",
+            "c4 >= 'b'",
+            "'b' > c4",
+            "c4 BETWEEN 'B' AND 'b'",
+            "c3 > 'adab' AND c4 <> 'a'",
+            "c4 = 'b'",
+            "c4 <> 'b'")) {
+      assertThat(rows(String.format(sum, condition)))
+          .as(condition)
+          .isEqualTo(rows(String.format(count, condition)));
+    }
+    assertThat(rows(String.format(sum, "c4 < 'b'"))).containsExactly("2"); // 'a', 'B'
+    assertThat(rows(String.format(sum, "c4 >= 'b'"))).containsExactly("2");
+  }
 }
