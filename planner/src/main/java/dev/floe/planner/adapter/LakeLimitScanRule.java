@@ -46,7 +46,8 @@ public final class LakeLimitScanRule extends RelRule<LakeRuleConfig> {
     call.transformTo(sort.copy(sort.getTraitSet(), limited, sort.getCollation()));
   }
 
-  private static Long value(RexNode node) {
+  /** A LIMIT's or OFFSET's value when it is a literal, else null. */
+  static Long value(RexNode node) {
     return node instanceof RexLiteral ? ((RexLiteral) node).getValueAs(Long.class) : null;
   }
 }

@@ -7,8 +7,6 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.rex.RexNode;
 import org.apache.iceberg.types.Type;
 
 /**
@@ -45,8 +43,8 @@ public final class LakeTopNScanRule extends RelRule<LakeRuleConfig> {
   public void onMatch(RelOptRuleCall call) {
     Sort sort = call.rel(0);
     LakeTableScan scan = call.rel(1);
-    Long fetch = value(sort.fetch);
-    Long offset = sort.offset == null ? Long.valueOf(0) : value(sort.offset);
+    Long fetch = LakeLimitScanRule.value(sort.fetch);
+    Long offset = sort.offset == null ? Long.valueOf(0) : LakeLimitScanRule.value(sort.offset);
     if (fetch == null
         || offset == null
         || fetch <= 0
@@ -74,9 +72,5 @@ public final class LakeTopNScanRule extends RelRule<LakeRuleConfig> {
     }
     LakeTableScan kept = scan.withSpec(scan.spec().withTopN(new LakeTopN(keys, rows)));
     call.transformTo(sort.copy(sort.getTraitSet(), kept, sort.getCollation()));
-  }
-
-  private static Long value(RexNode node) {
-    return node instanceof RexLiteral ? ((RexLiteral) node).getValueAs(Long.class) : null;
   }
 }

@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -203,17 +202,8 @@ public final class ColumnarScan implements Enumerator<Object> {
       return;
     }
     PinnedTable pinned = target.pinned();
-    Table table = pinned.table();
     List<FileScanTask> planned = LakeScan.tasks(target, spec.filter(), false);
-    TaskReader reader =
-        new TaskReader(
-            table.io(),
-            target.schema(),
-            spec.columns(),
-            false,
-            new StatementDeleteCache(pinned.plans()));
-    LakeScan.applyNameMapping(reader, table);
-    reader.condition(spec.condition());
+    TaskReader reader = LakeScan.reader(target, spec);
     tasks = planned;
     if (tasks.isEmpty()) {
       return;

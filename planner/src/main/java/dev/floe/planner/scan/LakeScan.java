@@ -222,17 +222,8 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
     if (target.snapshotId() == null) {
       return new ListEnumerator(List.of());
     }
-    Table table = pinned.table();
     List<FileScanTask> tasks = tasks(target, spec.filter(), false);
-    TaskReader reader =
-        new TaskReader(
-            table.io(),
-            target.schema(),
-            spec.columns(),
-            spec.rowIds(),
-            new StatementDeleteCache(pinned.plans()));
-    applyNameMapping(reader, table);
-    reader.condition(spec.condition());
+    TaskReader reader = reader(target, spec);
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     CancelCheck cancel = new CancelCheck(root);
@@ -273,6 +264,25 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
       }
     }
     return 1;
+  }
+
+  /**
+   * The reader of a scan's tasks: the spec's columns (and row ids) of the target's schema, deletes
+   * loaded once per statement, the table's name mapping, and the spec's condition.
+   */
+  static TaskReader reader(Target target, LakeScanSpec spec) {
+    PinnedTable pinned = target.pinned();
+    Table table = pinned.table();
+    TaskReader reader =
+        new TaskReader(
+            table.io(),
+            target.schema(),
+            spec.columns(),
+            spec.rowIds(),
+            new StatementDeleteCache(pinned.plans()));
+    applyNameMapping(reader, table);
+    reader.condition(spec.condition());
+    return reader;
   }
 
   /** Lets {@code reader} find columns by the table's name mapping in files without field ids. */

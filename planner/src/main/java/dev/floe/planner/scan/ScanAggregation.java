@@ -141,15 +141,7 @@ final class ScanAggregation {
         }
       }
     }
-    TaskReader reader =
-        new TaskReader(
-            table.io(),
-            target.schema(),
-            spec.columns(),
-            false,
-            new StatementDeleteCache(pinned.plans()));
-    LakeScan.applyNameMapping(reader, table);
-    reader.condition(spec.condition());
+    TaskReader reader = LakeScan.reader(target, spec);
     reader.recordInto(stats);
     long start = System.nanoTime();
     try {

@@ -9,7 +9,6 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Table;
 
 /**
  * The runtime of a scan keeping its first rows in an order ({@link LakeScanSpec#topN()}). The
@@ -41,17 +40,8 @@ final class ScanTopN {
       return Linq4j.enumerator(List.of());
     }
     PinnedTable pinned = target.pinned();
-    Table table = pinned.table();
     List<FileScanTask> tasks = LakeScan.tasks(target, spec.filter(), false);
-    TaskReader reader =
-        new TaskReader(
-            table.io(),
-            target.schema(),
-            spec.columns(),
-            false,
-            new StatementDeleteCache(pinned.plans()));
-    LakeScan.applyNameMapping(reader, table);
-    reader.condition(spec.condition());
+    TaskReader reader = LakeScan.reader(target, spec);
     ScanStats stats = ScanStats.start(pinned.name(), target.snapshotId());
     reader.recordInto(stats);
     LakeScan.CancelCheck cancel = new LakeScan.CancelCheck(root);
