@@ -430,12 +430,17 @@ final class ScanExpressions {
         || !(call.getOperands().get(1) instanceof RexLiteral literal)) {
       return null;
     }
-    ScanExpression column = value(call.getOperands().get(0));
     NlsString text = literal.getValueAs(NlsString.class);
-    if (column == null || column.type() != Type.STRING || text == null) {
+    return text == null ? null : like(call.getOperands().get(0), text.getValue(), matching);
+  }
+
+  /** {@code column LIKE 'text'} (or its negation) of a VARCHAR column, or null. */
+  private ScanExpression like(RexNode operand, String text, boolean matching) {
+    ScanExpression column = value(operand);
+    if (column == null || column.type() != Type.STRING) {
       return null;
     }
-    LikePattern pattern = LikePattern.of(text.getValue());
+    LikePattern pattern = LikePattern.of(text);
     if (pattern == null) {
       return null;
     }
@@ -472,11 +477,7 @@ final class ScanExpressions {
         || text.getValue().indexOf('\\') >= 0) {
       return null;
     }
-    return like(
-        (RexCall)
-            rexBuilder.makeCall(
-                SqlStdOperatorTable.LIKE, left, rexBuilder.makeLiteral(text.getValue())),
-        call.getKind() == SqlKind.EQUALS);
+    return like(left, text.getValue(), call.getKind() == SqlKind.EQUALS);
   }
 
   /**

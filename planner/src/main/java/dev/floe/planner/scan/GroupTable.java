@@ -692,11 +692,16 @@ final class GroupTable implements TaskReader.RowSink {
       }
     }
     boolean tallied = false;
+    int filteredBy = -1; // the FILTER column filteredRows hold the rows of (calls may share one)
+    int taken = 0;
     for (int c = 0; c < accumulators.length; c++) {
       Accumulator[] column = accumulators[c];
       ColumnVector values = args[c] < 0 ? null : columns[args[c]];
       if (filters[c] >= 0) {
-        int taken = filtered(columns[filters[c]], rows, count, true);
+        if (filters[c] != filteredBy) {
+          taken = filtered(columns[filters[c]], rows, count, true);
+          filteredBy = filters[c];
+        }
         if (taken > 0) {
           column[0].addGrouped(column, filteredGroups, values, filteredRows, taken);
         }

@@ -300,14 +300,13 @@ final class ScanTopN {
           order = worstLongExact ? Long.compare(v.ints[r], worstLong) : compareKey(v.get(r));
           break;
         case LONG:
+          order = worstLongExact ? Long.compare(v.longs[r], worstLong) : compareKey(v.get(r));
+          break;
         case BOOLEAN:
-          if (!worstLongExact) {
-            order = compareKey(v.get(r));
-          } else if (v.kind == ColumnVector.Kind.LONG) {
-            order = Long.compare(v.longs[r], worstLong);
-          } else {
-            order = Long.compare(v.booleans[r] ? 1 : 0, worstLong);
-          }
+          order =
+              worstLongExact
+                  ? Long.compare(v.booleans[r] ? 1 : 0, worstLong)
+                  : compareKey(v.get(r));
           break;
         case FLOAT:
           order = Double.compare(v.floats[r], worstDouble);
