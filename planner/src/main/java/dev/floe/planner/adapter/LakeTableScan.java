@@ -1,8 +1,10 @@
 package dev.floe.planner.adapter;
 
 import dev.floe.planner.scan.LakeAggregation;
+import dev.floe.planner.scan.LakeProjection;
 import dev.floe.planner.scan.LakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
+import dev.floe.planner.scan.ScanExpression;
 import dev.floe.planner.type.LakeTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +45,7 @@ public final class LakeTableScan extends TableScan {
 
   private final LakeTable lakeTable;
   private final LakeScanSpec spec;
-  private final RelDataType aggregateRowType;
+  private final RelDataType fixedRowType;
 
   private LakeTableScan(
       RelOptCluster cluster,
@@ -51,11 +53,11 @@ public final class LakeTableScan extends TableScan {
       RelOptTable table,
       LakeTable lakeTable,
       LakeScanSpec spec,
-      RelDataType aggregateRowType) {
+      RelDataType fixedRowType) {
     super(cluster, traits, List.of(), table);
     this.lakeTable = lakeTable;
     this.spec = spec;
-    this.aggregateRowType = aggregateRowType;
+    this.fixedRowType = fixedRowType;
   }
 
   /** A scan of every column of a table. */
@@ -73,7 +75,7 @@ public final class LakeTableScan extends TableScan {
   /** The same scan reading with another spec. */
   public LakeTableScan withSpec(LakeScanSpec newSpec) {
     return new LakeTableScan(
-        getCluster(), getTraitSet(), getTable(), lakeTable, newSpec, aggregateRowType);
+        getCluster(), getTraitSet(), getTable(), lakeTable, newSpec, fixedRowType);
   }
 
   /**
@@ -88,6 +90,48 @@ public final class LakeTableScan extends TableScan {
         lakeTable,
         spec.withAggregation(aggregation),
         rowType);
+  }
+
+  /**
+   * The same scan emitting {@code projection} of its columns instead of them, computing the
+   * projection above it: its rows are then the projection's, of type {@code rowType}.
+   */
+  public LakeTableScan projecting(LakeProjection projection, RelDataType rowType) {
+    return new LakeTableScan(
+        getCluster(),
+        getTraitSet(),
+        getTable(),
+        lakeTable,
+        spec.withProjection(projection),
+        rowType);
+  }
+
+  /**
+   * The position among the spec's columns of the column output field {@code field} is, or -1 when
+   * it is computed (an aggregate's, or a projection's expression).
+   */
+  public int columnOf(int field) {
+    if (spec.aggregated() || field < 0) {
+      return -1;
+    }
+    if (spec.projection() != null) {
+      List<Integer> outputs = spec.projection().outputs();
+      if (field >= outputs.size()) {
+        return -1;
+      }
+      field = outputs.get(field);
+    }
+    return field < spec.columns().size() ? field : -1;
+  }
+
+  /** The expression a projecting scan computes for output field {@code field}, or null. */
+  public @Nullable ScanExpression computedAt(int field) {
+    LakeProjection projection = spec.projection();
+    if (projection == null || field < 0 || field >= projection.outputs().size()) {
+      return null;
+    }
+    int position = projection.outputs().get(field) - spec.columns().size();
+    return position < 0 ? null : projection.computed().get(position);
   }
 
   /** What this scan reads. */
@@ -117,6 +161,7 @@ public final class LakeTableScan extends TableScan {
         || spec.rowIds()
         || spec.aggregated()
         || spec.topN() != null
+        || spec.projection() != null
         || fieldsUsed.cardinality() == getRowType().getFieldCount()) {
       return super.project(fieldsUsed, extraFields, relBuilder);
     }
@@ -135,13 +180,13 @@ public final class LakeTableScan extends TableScan {
 
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new LakeTableScan(getCluster(), traitSet, getTable(), lakeTable, spec, aggregateRowType);
+    return new LakeTableScan(getCluster(), traitSet, getTable(), lakeTable, spec, fixedRowType);
   }
 
   @Override
   public RelDataType deriveRowType() {
-    if (aggregateRowType != null) {
-      return aggregateRowType;
+    if (fixedRowType != null) {
+      return fixedRowType;
     }
     RelDataTypeFactory factory = getCluster().getTypeFactory();
     RelDataType full = LakeTypes.rowType(factory, schema());
@@ -192,9 +237,11 @@ public final class LakeTableScan extends TableScan {
             .itemIf("rowIds", true, spec.rowIds())
             .itemIf("aggregate", aggregateTerms(names), spec.aggregated())
             .itemIf(
-                "topN",
-                spec.topN() == null ? "" : spec.topN().describe(names),
-                spec.topN() != null);
+                "topN", spec.topN() == null ? "" : spec.topN().describe(names), spec.topN() != null)
+            .itemIf(
+                "compute",
+                spec.projection() == null ? "" : spec.projection().describe(names),
+                spec.projection() != null);
     if (forPeople && snapshotId != null) {
       LakeScan.Planned planned = LakeScan.plan(spec);
       terms
@@ -256,10 +303,8 @@ public final class LakeTableScan extends TableScan {
    * filter ({@link TableStatistics}), or -1 when nothing tells (or the scan aggregates).
    */
   public double distinctValues(int field) {
-    if (spec.aggregated() || field >= spec.columns().size()) {
-      return -1;
-    }
-    return columnDistinct(spec.columns().get(field));
+    int column = columnOf(field);
+    return column < 0 ? -1 : columnDistinct(spec.columns().get(column));
   }
 
   /**
@@ -275,10 +320,11 @@ public final class LakeTableScan extends TableScan {
     }
     List<Integer> columns = new ArrayList<>();
     for (int field : fields) {
-      if (field >= spec.columns().size()) {
+      int column = columnOf(field);
+      if (column < 0) {
         return -1;
       }
-      columns.add(spec.columns().get(field));
+      columns.add(spec.columns().get(column));
     }
     return distinctOfColumns(columns, rows);
   }

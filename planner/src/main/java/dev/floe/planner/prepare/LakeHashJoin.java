@@ -3,6 +3,7 @@ package dev.floe.planner.prepare;
 import dev.floe.planner.adapter.EnumerableLakeScan;
 import dev.floe.planner.scan.LakeScanSpec;
 import dev.floe.planner.scan.RuntimeFilter;
+import dev.floe.planner.scan.ScanExpression;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -405,7 +406,17 @@ final class LakeHashJoin extends EnumerableHashJoin {
         }
         return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, groups.get(field), normalize));
       }
-      return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, field, normalize));
+      int column = scan.logical().columnOf(field);
+      if (column >= 0) {
+        return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, column, normalize));
+      }
+      // a value the scan computes: followed only when it is an integer column widened
+      ScanExpression computed = scan.logical().computedAt(field);
+      int widened = computed == null ? -1 : widenedColumn(computed);
+      if (widened < 0 || borrowed && !normalize) {
+        return null;
+      }
+      return scan.withRuntimeFilter(new RuntimeFilter.Target(slot, widened, true));
     }
     if (node instanceof WatchPoint || node instanceof EnumerableFilter) {
       return copyWith(node, 0, attach(node.getInput(0), field, slot, normalize, borrowed));
@@ -503,6 +514,27 @@ final class LakeHashJoin extends EnumerableHashJoin {
    * column's are then one key as {@link RuntimeFilter#key} makes them, so the column is filtered by
    * the keys compared that way.
    */
+  /**
+   * As {@link #widenedColumn(RexNode)} for an expression a projecting scan computes: the position
+   * of the INTEGER or BIGINT column a widening cast takes, or -1.
+   */
+  private static int widenedColumn(ScanExpression expression) {
+    if (expression.op() != ScanExpression.Op.CAST
+        || expression.operands().get(0).op() != ScanExpression.Op.COLUMN) {
+      return -1;
+    }
+    ScanExpression column = expression.operands().get(0);
+    int digits =
+        column.type() == ScanExpression.Type.INT
+            ? integerDigits(SqlTypeName.INTEGER)
+            : column.type() == ScanExpression.Type.LONG ? integerDigits(SqlTypeName.BIGINT) : 0;
+    int room =
+        expression.type() == ScanExpression.Type.DECIMAL
+            ? expression.precision() - expression.scale()
+            : expression.type() == ScanExpression.Type.LONG ? integerDigits(SqlTypeName.BIGINT) : 0;
+    return digits > 0 && room >= digits ? column.column() : -1;
+  }
+
   private static @Nullable RexNode widenedColumn(RexNode expression) {
     if (!(expression instanceof RexCall call)
         || call.getKind() != SqlKind.CAST

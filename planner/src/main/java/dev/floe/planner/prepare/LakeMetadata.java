@@ -237,10 +237,12 @@ public final class LakeMetadata {
     }
 
     private static @Nullable Set<RelColumnOrigin> origins(LakeTableScan scan, int column) {
-      if (scan.spec().aggregated() || column < 0 || column >= scan.spec().columns().size()) {
+      int position = scan.columnOf(column);
+      if (position < 0) {
         return null;
       }
-      return Set.of(new RelColumnOrigin(scan.getTable(), scan.spec().columns().get(column), false));
+      return Set.of(
+          new RelColumnOrigin(scan.getTable(), scan.spec().columns().get(position), false));
     }
   }
 

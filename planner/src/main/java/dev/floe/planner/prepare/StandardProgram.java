@@ -1,5 +1,6 @@
 package dev.floe.planner.prepare;
 
+import dev.floe.planner.adapter.ProjectionScans;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -69,7 +70,8 @@ final class StandardProgram implements Program {
     plan = new RelFieldTrimmer(null, relBuilder(plan)).trim(plan);
     plan = OrFactoring.apply(plan);
     plan = volcano(planner, plan, requiredOutputTraits, materializations, lattices);
-    return CheckedSums.apply(hep(DefaultRules.CALC_RULES, plan, materializations, lattices));
+    return ProjectionScans.apply(
+        CheckedSums.apply(hep(DefaultRules.CALC_RULES, plan, materializations, lattices)));
   }
 
   private RelNode subQuery(

@@ -233,7 +233,43 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             ? new SerialEnumerator(reader, tasks, spec.limit(), cancel)
             : new ParallelEnumerator(
                 reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
+    if (spec.projection() != null) {
+      rows = new Checked(rows);
+    }
     return stats == null ? rows : new Watched(rows, stats);
+  }
+
+  /**
+   * The rows of a scan computing a projection: a row holding an expression's failure throws it when
+   * its values are asked for ({@link LakeProjection#check}), where Calcite's projection would have
+   * computed them.
+   */
+  private static final class Checked implements Enumerator<Object[]> {
+    private final Enumerator<Object[]> rows;
+
+    Checked(Enumerator<Object[]> rows) {
+      this.rows = rows;
+    }
+
+    @Override
+    public Object[] current() {
+      return LakeProjection.check(rows.current());
+    }
+
+    @Override
+    public boolean moveNext() {
+      return rows.moveNext();
+    }
+
+    @Override
+    public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {
+      rows.close();
+    }
   }
 
   /**
@@ -282,6 +318,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             new StatementDeleteCache(pinned.plans()));
     applyNameMapping(reader, table);
     reader.condition(spec.condition());
+    reader.projection(spec.projection());
     return reader;
   }
 

@@ -25,6 +25,8 @@ import org.apache.iceberg.expressions.Expressions;
  *     is TRUE are kept), its columns numbered as the table's top-level columns; or null
  * @param topN the first rows in an order the scan keeps of its rows, for the top-N directly above
  *     it ({@link LakeTopN}), or null: the scan emits every row
+ * @param projection what the scan emits of each row instead of its columns, computing the
+ *     projection above it ({@link LakeProjection}), or null: the columns
  */
 public record LakeScanSpec(
     LakeSession session,
@@ -36,7 +38,8 @@ public record LakeScanSpec(
     LakeAggregation aggregation,
     TableVersion version,
     ScanExpression condition,
-    LakeTopN topN) {
+    LakeTopN topN,
+    LakeProjection projection) {
 
   /** A spec reading every column of a table, unfiltered. */
   public static LakeScanSpec all(LakeSession session, List<String> path, int columnCount) {
@@ -51,7 +54,17 @@ public record LakeScanSpec(
       columns.add(i);
     }
     return new LakeScanSpec(
-        session, path, columns, Expressions.alwaysTrue(), -1, false, null, version, null, null);
+        session,
+        path,
+        columns,
+        Expressions.alwaysTrue(),
+        -1,
+        false,
+        null,
+        version,
+        null,
+        null,
+        null);
   }
 
   /** This spec with a filter added to the one it has. */
@@ -66,15 +79,18 @@ public record LakeScanSpec(
         aggregation,
         version,
         condition,
-        topN);
+        topN,
+        projection);
   }
 
   /**
-   * This spec emitting other columns; not for a top-N, whose keys are positions among the columns.
+   * This spec emitting other columns; not for a top-N or a projection, whose keys and expressions
+   * are positions among the columns.
    */
   public LakeScanSpec withColumns(List<Integer> newColumns) {
-    if (topN != null) {
-      throw new IllegalStateException("the columns of a top-N's scan cannot change");
+    if (topN != null || projection != null) {
+      throw new IllegalStateException(
+          "the columns of a top-N's or a projection's scan cannot change");
     }
     return new LakeScanSpec(
         session,
@@ -86,25 +102,56 @@ public record LakeScanSpec(
         aggregation,
         version,
         condition,
-        topN);
+        topN,
+        projection);
   }
 
   /** This spec stopping after a number of rows. */
   public LakeScanSpec withLimit(long newLimit) {
     return new LakeScanSpec(
-        session, path, columns, filter, newLimit, rowIds, aggregation, version, condition, topN);
+        session,
+        path,
+        columns,
+        filter,
+        newLimit,
+        rowIds,
+        aggregation,
+        version,
+        condition,
+        topN,
+        projection);
   }
 
   /** This spec with the trailing file and position values. */
   public LakeScanSpec withRowIds() {
     return new LakeScanSpec(
-        session, path, columns, filter, limit, true, aggregation, version, condition, topN);
+        session,
+        path,
+        columns,
+        filter,
+        limit,
+        true,
+        aggregation,
+        version,
+        condition,
+        topN,
+        projection);
   }
 
   /** This spec computing an aggregation of its rows instead of emitting them. */
   public LakeScanSpec withAggregation(LakeAggregation newAggregation) {
     return new LakeScanSpec(
-        session, path, columns, filter, limit, rowIds, newAggregation, version, condition, topN);
+        session,
+        path,
+        columns,
+        filter,
+        limit,
+        rowIds,
+        newAggregation,
+        version,
+        condition,
+        topN,
+        projection);
   }
 
   /** This spec testing a condition too, on top of the one it has. */
@@ -115,13 +162,49 @@ public record LakeScanSpec(
             : ScanExpression.call(
                 ScanExpression.Op.AND, ScanExpression.Type.BOOLEAN, 0, 0, List.of(condition, more));
     return new LakeScanSpec(
-        session, path, columns, filter, limit, rowIds, aggregation, version, both, topN);
+        session,
+        path,
+        columns,
+        filter,
+        limit,
+        rowIds,
+        aggregation,
+        version,
+        both,
+        topN,
+        projection);
   }
 
   /** This spec keeping only its first rows in an order, for a top-N above it. */
   public LakeScanSpec withTopN(LakeTopN newTopN) {
     return new LakeScanSpec(
-        session, path, columns, filter, limit, rowIds, aggregation, version, condition, newTopN);
+        session,
+        path,
+        columns,
+        filter,
+        limit,
+        rowIds,
+        aggregation,
+        version,
+        condition,
+        newTopN,
+        projection);
+  }
+
+  /** This spec emitting a projection of its columns instead of the columns. */
+  public LakeScanSpec withProjection(LakeProjection newProjection) {
+    return new LakeScanSpec(
+        session,
+        path,
+        columns,
+        filter,
+        limit,
+        rowIds,
+        aggregation,
+        version,
+        condition,
+        topN,
+        newProjection);
   }
 
   /** Whether the scan stops short of some of its rows: a LIMIT, or a top-N's first rows. */

@@ -119,6 +119,17 @@ final class TaskReader {
     return Boolean.TRUE.equals(condition.evaluate(row));
   }
 
+  /** What the scan emits of each row instead of its columns, or null: the columns. */
+  private LakeProjection projection;
+
+  /** Emits {@code emitted} of each row's columns ({@link LakeProjection}) instead of them. */
+  void projection(LakeProjection emitted) {
+    if (emitted != null && rowIds) {
+      throw new IllegalArgumentException("a scan with row ids emits its columns");
+    }
+    this.projection = emitted;
+  }
+
   /** The FileIO the reader opens files with. */
   FileIO io() {
     return io;
@@ -196,6 +207,8 @@ final class TaskReader {
     }
     int[] positions = positionsIn(readSchema);
     int width = outputFieldIds.length + (rowIds ? 2 : 0);
+    ProjectedRows projected =
+        projection == null ? null : new ProjectedRows(projection, outputFieldIds.length);
     return CloseableIterable.transform(
         rows,
         row -> {
@@ -208,7 +221,7 @@ final class TaskReader {
             out[width - 2] = row.get(positions[outputFieldIds.length], Object.class).toString();
             out[width - 1] = row.get(positions[outputFieldIds.length + 1], Long.class);
           }
-          return out;
+          return projected == null ? out : projected.row(out);
         });
   }
 
@@ -461,7 +474,7 @@ final class TaskReader {
               requested,
               residual,
               constants,
-              !isTrue(residual) || condition != null,
+              !isTrue(residual) || condition != null || projection != null,
               created);
       opened.add(batches);
       CloseableIterator<ColumnBatch> iterator = batches.iterator();
@@ -606,6 +619,7 @@ final class TaskReader {
     private int[] rows;
     private int[] live;
     private Object[] pending;
+    private final ProjectedRows projected;
 
     BatchRows(
         CloseableIterator<ColumnBatch> batches,
@@ -618,6 +632,8 @@ final class TaskReader {
       this.batches = batches;
       this.selector = new LiveRows(deleted, equality, evaluator, compiled, conditionAt);
       this.positions = positions;
+      this.projected =
+          projection == null ? null : new ProjectedRows(projection, outputFieldIds.length);
     }
 
     @Override
@@ -626,6 +642,10 @@ final class TaskReader {
         if (batch != null && index < count) {
           int row = live == null ? index : live[index];
           index++;
+          if (projected != null) {
+            pending = projected.row(row);
+            continue;
+          }
           Object[] out = new Object[positions.length];
           for (int i = 0; i < positions.length; i++) {
             out[i] = batch.value(positions[i], row);
@@ -643,6 +663,9 @@ final class TaskReader {
             }
             live = rows;
             count = selector.select(batch, rows);
+          }
+          if (projected != null) {
+            projected.batch(batch, positions, live, count);
           }
         } else {
           return false;

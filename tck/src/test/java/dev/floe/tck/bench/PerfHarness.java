@@ -97,6 +97,12 @@ public final class PerfHarness {
             files,
             PerfHarness::scan4);
         h.versus(
+            "computed columns (`id * 2 + k`, `v * 2`, `CASE WHEN k < 500 THEN v ELSE 0 END`)",
+            "SELECT id, id * 2 + k, v * 2, CASE WHEN k < 500 THEN v ELSE 0 END FROM %s",
+            "bench",
+            files,
+            PerfHarness::computed);
+        h.versus(
             "`GROUP BY k` with `COUNT(*)`, `SUM(v)` (" + Math.min(rows, 1000) + " groups)",
             "SELECT k, COUNT(*), SUM(v) FROM %s GROUP BY k ORDER BY k",
             "bench",
@@ -269,6 +275,19 @@ public final class PerfHarness {
       checksum += rs.getInt(2);
       String name = rs.getString(3);
       checksum += name == null ? 0 : name.hashCode();
+      checksum += Double.hashCode(rs.getDouble(4));
+      count++;
+    }
+    return count + " rows, checksum " + checksum;
+  }
+
+  private static String computed(ResultSet rs) throws Exception {
+    long count = 0;
+    long checksum = 0;
+    while (rs.next()) {
+      checksum += rs.getLong(1);
+      checksum += rs.getLong(2);
+      checksum += Double.hashCode(rs.getDouble(3));
       checksum += Double.hashCode(rs.getDouble(4));
       count++;
     }

@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  * SltQueries}), {@code EXPLAIN PLAN FOR} the query through the driver, and the plan's operators
  * counted by name. A {@code LakeTableScan} runs on column batches (an aggregating one, with {@code
  * aggregate=[...]}, also computes its aggregate there; one with {@code topN=[...]} keeps only the
- * rows the top-N above it can return); every other operator (joins, aggregates, projections, sorts,
- * limits, unions, values, windows and Floe's own nodes above the scans) runs as row code. The
- * queries are planned, not run. A program, not a test: it prints the tally.
+ * rows the top-N above it can return; one with {@code compute=[...]} computes the projection above
+ * it); every other operator (joins, aggregates, projections, sorts, limits, unions, values, windows
+ * and Floe's own nodes above the scans) runs as row code. The queries are planned, not run. A
+ * program, not a test: it prints the tally.
  *
  * <p>Arguments: {@code build} (default: the files every build runs, {@code test/select1.test} and
  * {@code test/evidence/}) or {@code more} (adding the files of the {@code slt} profile, about
@@ -42,6 +43,8 @@ public final class SltPlanShare {
 
   private static final Pattern TOP_N = Pattern.compile("\\btopN=\\[");
 
+  private static final Pattern COMPUTE = Pattern.compile("\\bcompute=\\[");
+
   private static final String SCAN = "LakeTableScan";
 
   private SltPlanShare() {}
@@ -54,6 +57,7 @@ public final class SltPlanShare {
     int scans;
     int aggregatingScans;
     int topNScans;
+    int computingScans;
     int scanOnly;
 
     void add(List<String> lines) {
@@ -74,6 +78,9 @@ public final class SltPlanShare {
           }
           if (TOP_N.matcher(line).find()) {
             topNScans++;
+          }
+          if (COMPUTE.matcher(line).find()) {
+            computingScans++;
           }
         } else {
           rowCode++;
@@ -173,13 +180,14 @@ public final class SltPlanShare {
     System.out.printf(
         Locale.ROOT,
         "%ntotal operators %,d in %,d plans (%.2f a plan); scans %,d (%,d of them aggregating,"
-            + " %,d keeping a top-N's rows); row code %,d = %.1f %%; plans that are scans only %,d (%.1f %%)%n",
+            + " %,d keeping a top-N's rows, %,d computing a projection); row code %,d = %.1f %%; plans that are scans only %,d (%.1f %%)%n",
         tally.operators,
         tally.plans,
         tally.plans == 0 ? 0.0 : (double) tally.operators / tally.plans,
         tally.scans,
         tally.aggregatingScans,
         tally.topNScans,
+        tally.computingScans,
         rowCode,
         tally.operators == 0 ? 0.0 : 100.0 * rowCode / tally.operators,
         tally.scanOnly,
