@@ -93,6 +93,22 @@ class ProjectionInScanTest {
     }
     Sql.update(serial, "DELETE FROM t WHERE MOD(id, 9) = 4");
     Sql.update(serial, "UPDATE t SET x = x + 1 WHERE MOD(id, 11) = 3");
+    // h: values whose comparison with 0.5 overflows a long once scaled (rows below 5,000 only),
+    // so those batches are computed row by row and the later ones in vectors
+    Sql.update(serial, "CREATE TABLE h (n INT, x INT, b BIGINT)");
+    try (PreparedStatement insert = serial.prepareStatement("INSERT INTO h VALUES (?, ?, ?)")) {
+      for (int n = 0; n < 20_000; n++) {
+        insert.setInt(1, n);
+        insert.setInt(2, n % 5 - 2);
+        insert.setLong(
+            3,
+            n < 5_000
+                ? (n % 2 == 0 ? 4_000_000_000_000_000_000L : -4_000_000_000_000_000_000L)
+                : n % 7 - 3);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
     Sql.update(serial, "CREATE TABLE o (id INT, a INT)");
     Sql.update(serial, "INSERT INTO o VALUES (1, 1), (2, 2), (3, 2147483647), (4, 4)");
     Sql.update(serial, "CREATE TABLE k (id BIGINT)");
@@ -128,6 +144,28 @@ class ProjectionInScanTest {
     assertThat(expected).hasSizeGreaterThan(100);
     assertThat(Sql.lines(serial, query)).isEqualTo(expected);
     assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
+  }
+
+  /**
+   * A batch computed row by row (a value too large to compare in a long) leaves nothing behind for
+   * the next batch computed in vectors: an OR's marks of the rows its first part passed were kept,
+   * and rows failing both parts took the THEN branch. Found by a review of the first version.
+   */
+  @Test
+  void aBatchComputedRowByRowLeavesNothingForTheNext() throws SQLException {
+    String query = "SELECT n, CASE WHEN x > 0 OR b > 0.5 THEN x + 1 ELSE 0 END FROM h";
+    String everyRow = query.replace(" FROM h", " FROM (SELECT * FROM h WHERE RAND() >= 0) h");
+    assertThat(Sql.explain(serial, query)).contains("compute=[");
+    List<String> expected = Sql.lines(serial, everyRow);
+    assertThat(expected).hasSize(20_000);
+    assertThat(Sql.lines(serial, query)).isEqualTo(expected);
+    assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
+    String sum = "SELECT SUM(CASE WHEN x > 0 OR b > 0.5 THEN x + 1 ELSE 0 END) FROM h";
+    assertThat(Sql.explain(serial, sum)).contains("aggregate=[");
+    assertThat(Sql.lines(serial, sum))
+        .isEqualTo(
+            Sql.lines(
+                serial, sum.replace(" FROM h", " FROM (SELECT * FROM h WHERE RAND() >= 0) h")));
   }
 
   /** Values computed in Java: what the scan computes is the value, not only Calcite's agreement. */

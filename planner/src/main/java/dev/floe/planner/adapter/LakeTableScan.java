@@ -304,6 +304,12 @@ public final class LakeTableScan extends TableScan {
    */
   public double distinctValues(int field) {
     int column = columnOf(field);
+    ScanExpression computed = computedAt(field);
+    if (computed != null
+        && computed.op() == ScanExpression.Op.CAST
+        && computed.operands().get(0).op() == ScanExpression.Op.COLUMN) {
+      column = computed.operands().get(0).column(); // a widening cast keeps values apart
+    }
     return column < 0 ? -1 : columnDistinct(spec.columns().get(column));
   }
 

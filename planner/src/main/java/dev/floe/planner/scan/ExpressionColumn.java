@@ -20,7 +20,7 @@ import org.apache.calcite.avatica.util.TimeUnitRange;
  */
 final class ExpressionColumn {
   private final ScanExpression expression;
-  private final Value root;
+  private Value root;
   private ColumnVector boxed;
 
   ExpressionColumn(ScanExpression expression) {
@@ -38,6 +38,7 @@ final class ExpressionColumn {
     try {
       return root.values(columns, rows, count, size);
     } catch (NotInVectors e) {
+      root = value(expression); // nodes may hold state from the batch left half done (an OR's)
       if (boxed == null) {
         boxed = new ColumnVector(ColumnVector.Kind.OBJECT);
       }
