@@ -29,9 +29,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * EXTRACT} over a table's columns is computed by the scan's workers over the decoded column vectors
  * ({@code compute=[...]} in EXPLAIN). Each query is checked against the same query over the table
  * behind a filter no scan takes ({@code RAND() >= 0}), which Calcite's projection answers, on one
- * scan thread and on four; values are NULL in places, near the limits of their types, and three
- * files have rows deleted and updated. An expression that fails for a row fails the statement at
- * that row, after the rows before it, and not at all when the row is never taken.
+ * scan thread and on four, read by the result set in column batches and as Calcite's row arrays;
+ * values are NULL in places, near the limits of their types, and three files have rows deleted and
+ * updated. An expression that fails for a row fails the statement at that row, after the rows
+ * before it, and not at all when the row is never taken.
  */
 class ProjectionInScanTest {
   private static final int FILES = 3;
@@ -41,10 +42,15 @@ class ProjectionInScanTest {
   private static Connection serial;
   private static Connection parallel;
 
+  /** Results through Calcite's cursor, row arrays, instead of the column batches. */
+  private static Connection rowArrays;
+
   @BeforeAll
   static void fill() throws SQLException {
     serial = DriverManager.getConnection("jdbc:floe:" + lake + "?scanThreads=1");
     parallel = DriverManager.getConnection("jdbc:floe:" + lake + "?scanThreads=4");
+    rowArrays =
+        DriverManager.getConnection("jdbc:floe:" + lake + "?scanThreads=4&columnarResults=false");
     Sql.update(
         serial,
         "CREATE TABLE t (id BIGINT, x INT, b BIGINT, d DECIMAL(12, 2), f DOUBLE, dt DATE,"
@@ -119,6 +125,7 @@ class ProjectionInScanTest {
   static void close() throws SQLException {
     serial.close();
     parallel.close();
+    rowArrays.close();
   }
 
   /** Projections the scan computes; {@code t} is the table. */
@@ -144,6 +151,7 @@ class ProjectionInScanTest {
     assertThat(expected).hasSizeGreaterThan(100);
     assertThat(Sql.lines(serial, query)).isEqualTo(expected);
     assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
+    assertThat(Sql.lines(rowArrays, query)).isEqualTo(expected);
   }
 
   /**
@@ -160,6 +168,7 @@ class ProjectionInScanTest {
     assertThat(expected).hasSize(20_000);
     assertThat(Sql.lines(serial, query)).isEqualTo(expected);
     assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
+    assertThat(Sql.lines(rowArrays, query)).isEqualTo(expected);
     String sum = "SELECT SUM(CASE WHEN x > 0 OR b > 0.5 THEN x + 1 ELSE 0 END) FROM h";
     assertThat(Sql.explain(serial, sum)).contains("aggregate=[");
     assertThat(Sql.lines(serial, sum))
@@ -223,7 +232,7 @@ class ProjectionInScanTest {
   void anOverflowFailsAtItsRow() throws SQLException {
     String query = "SELECT a + 1 FROM o";
     assertThat(Sql.explain(serial, query)).contains("compute=[");
-    for (Connection connection : List.of(serial, parallel)) {
+    for (Connection connection : List.of(serial, parallel, rowArrays)) {
       List<Integer> before = new ArrayList<>();
       try (Statement statement = connection.createStatement();
           ResultSet rows = statement.executeQuery(query)) {
@@ -248,7 +257,7 @@ class ProjectionInScanTest {
   void anOverflowPastTheLastRowTakenFailsNothing() throws SQLException {
     String query = "SELECT a + 1 FROM o";
     String everyRow = "SELECT a + 1 FROM (SELECT * FROM o WHERE RAND() >= 0) o";
-    for (Connection connection : List.of(serial, parallel)) {
+    for (Connection connection : List.of(serial, parallel, rowArrays)) {
       List<String> computed = new ArrayList<>();
       List<String> calcite = new ArrayList<>();
       for (int n = 1; n <= 4; n++) {
@@ -286,6 +295,7 @@ class ProjectionInScanTest {
     assertThat(expected).hasSize(4); // 123456789 is not a row; none of the others is deleted
     assertThat(Sql.lines(serial, query)).isEqualTo(expected);
     assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
+    assertThat(Sql.lines(rowArrays, query)).isEqualTo(expected);
   }
 
   /**

@@ -86,14 +86,10 @@ public final class EnumerableLakeScan extends AbstractRelNode implements Enumera
   /**
    * This scan as the whole plan of a query: its rows are the statement's result, and the JDBC
    * result set may read the scan's column batches directly ({@link
-   * dev.floe.planner.scan.ColumnarScan}). Not for a scan holding an aggregate, a top-N or a
-   * projection.
+   * dev.floe.planner.scan.ColumnarScan}). Not for a scan holding an aggregate or a top-N.
    */
   public EnumerableLakeScan asResult() {
-    if (scan.spec().aggregated()
-        || scan.spec().rowIds()
-        || scan.spec().topN() != null
-        || scan.spec().projection() != null) {
+    if (scan.spec().aggregated() || scan.spec().rowIds() || scan.spec().topN() != null) {
       return this;
     }
     return new EnumerableLakeScan(getTraitSet(), scan, true, runtimeFilters);

@@ -208,7 +208,8 @@ public final class ColumnarScan implements Enumerator<Object> {
     if (tasks.isEmpty()) {
       return;
     }
-    int width = spec.columns().size();
+    int width =
+        spec.projection() == null ? spec.columns().size() : spec.projection().outputs().size();
     workers =
         new ScanWorkers<>(
             tasks.size(),
@@ -262,7 +263,32 @@ public final class ColumnarScan implements Enumerator<Object> {
           out[r] = vector.get(rows == null ? r : rows[r]);
         }
       }
-      if (!queue.put(new Chunk(values, null, size))) {
+      put(values, size);
+    }
+
+    /**
+     * Hands on a chunk of rows; with a projection, only the rows before the first one holding a
+     * value that failed to compute, then that failure, thrown when the reader reaches its row.
+     */
+    private void put(Object[][] values, int size) {
+      RuntimeException failure = null;
+      if (spec.projection() != null) {
+        int first = size;
+        for (Object[] column : values) {
+          for (int r = 0; r < first; r++) {
+            if (column[r] instanceof LakeProjection.Failed failed) {
+              first = r;
+              failure = failed.error();
+            }
+          }
+        }
+        size = first;
+      }
+      if (size > 0 && !queue.put(new Chunk(values, null, size))) {
+        throw new ScanWorkers.Stopped();
+      }
+      if (failure != null) {
+        queue.put(new Chunk(null, null, 0, failure));
         throw new ScanWorkers.Stopped();
       }
     }
@@ -292,9 +318,7 @@ public final class ColumnarScan implements Enumerator<Object> {
       int size = pendingRows;
       pending = null;
       pendingRows = 0;
-      if (!queue.put(new Chunk(columns, null, size))) {
-        throw new ScanWorkers.Stopped();
-      }
+      put(columns, size);
     }
   }
 

@@ -24,6 +24,8 @@ final class ProjectedRows {
   private ColumnVector[] columns;
   private ColumnBatch batch;
   private int[] positions;
+  private final ColumnVector[] outputVectors;
+  private final ColumnVector[] boxed;
 
   /**
    * @param projection what the scan emits
@@ -40,6 +42,8 @@ final class ProjectedRows {
     }
     this.computed = new ColumnVector[expressions.length];
     this.byRow = new Object[expressions.length][];
+    this.outputVectors = new ColumnVector[outputs.length];
+    this.boxed = new ColumnVector[expressions.length];
   }
 
   /** The row of outputs for a row of the scan's column values (from Iceberg's row reader). */
@@ -113,6 +117,45 @@ final class ProjectedRows {
       }
     }
     return out;
+  }
+
+  /**
+   * The outputs of the batch last given to {@link #batch} (decoded into vectors) as vectors indexed
+   * as its columns are, for the rows given there: the columns' own vectors and the computed ones;
+   * an expression computed row by row comes as a vector of its values, failures included ({@link
+   * LakeProjection.Failed}). Valid until the next batch.
+   */
+  ColumnVector[] vectors() {
+    if (batch.vectors == null) {
+      throw new IllegalStateException("the batch was not decoded into vectors");
+    }
+    for (int j = 0; j < outputs.length; j++) {
+      int o = outputs[j];
+      if (o < width) {
+        outputVectors[j] = columns[o];
+        continue;
+      }
+      int k = o - width;
+      if (byRow[k] == null) {
+        outputVectors[j] = computed[k];
+        continue;
+      }
+      if (boxed[k] == null) {
+        boxed[k] = new ColumnVector(ColumnVector.Kind.OBJECT);
+      }
+      ColumnVector vector = boxed[k];
+      Object[] values = byRow[k];
+      vector.reset(Math.max(values.length, 1));
+      for (int r = 0; r < values.length; r++) {
+        if (values[r] != null) {
+          vector.set(r, values[r]);
+        } else {
+          vector.setNull(r);
+        }
+      }
+      outputVectors[j] = vector;
+    }
+    return outputVectors;
   }
 
   /** The expression's value for a row, or the failure computing it. */

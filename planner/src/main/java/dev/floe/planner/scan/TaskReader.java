@@ -242,7 +242,9 @@ final class TaskReader {
   /**
    * Reads a task's live rows (deletes and the residual filter applied) into {@code sink} in file
    * order, a column batch at a time where the batch reader decodes the file, so that no row becomes
-   * an array; {@code afterBatch} runs after each batch (every 4096 rows read row by row).
+   * an array; {@code afterBatch} runs after each batch (every 4096 rows read row by row). With a
+   * projection, the sink gets its outputs (a value that failed to compute is a {@link
+   * LakeProjection.Failed}, to be thrown when its row is taken).
    */
   void read(FileScanTask task, RowSink sink, Runnable afterBatch) throws java.io.IOException {
     if (task.file().format() != FileFormat.PARQUET) {
@@ -313,19 +315,27 @@ final class TaskReader {
               compiled,
               condition == null ? null : conditionPositions(requested));
       int[] live = null;
+      ProjectedRows projected =
+          projection == null ? null : new ProjectedRows(projection, outputFieldIds.length);
       while (iterator.hasNext()) {
         ColumnBatch batch = iterator.next();
         for (int i = 0; i < positions.length; i++) {
           columns[i] = batch.vectors[positions[i]];
         }
-        if (selector.all()) {
-          sink.batch(columns, null, batch.size);
-        } else {
+        int[] rows = null;
+        int count = batch.size;
+        if (!selector.all()) {
           if (live == null || live.length < batch.size) {
             live = new int[batch.size];
           }
-          int count = selector.select(batch, live);
-          sink.batch(columns, live, count);
+          count = selector.select(batch, live);
+          rows = live;
+        }
+        if (projected != null) {
+          projected.batch(batch, positions, rows, count);
+          sink.batch(projected.vectors(), rows, count);
+        } else {
+          sink.batch(columns, rows, count);
         }
         afterBatch.run();
       }
