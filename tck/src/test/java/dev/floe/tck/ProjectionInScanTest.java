@@ -140,6 +140,7 @@ class ProjectionInScanTest {
         "SELECT w, x * 2, w FROM t WHERE id < 30000",
         "SELECT x + 1, x + 1, id FROM t WHERE x BETWEEN -10 AND 10",
         "SELECT id * 10 + x FROM t",
+        "SELECT EXTRACT(QUARTER FROM dt), x * 2, id FROM t",
         "SELECT d * 2 AS v, id FROM t ORDER BY id DESC",
         "SELECT CASE WHEN d IS NULL THEN -1 WHEN d > 0 THEN x * 2 ELSE x END FROM t"
       })
@@ -334,6 +335,81 @@ class ProjectionInScanTest {
     assertThat(Sql.lines(parallel, query)).isEqualTo(expected);
     String report = String.join("\n", Sql.column(serial, "EXPLAIN ANALYZE " + query));
     assertThat(report).containsPattern("x from the join on \\w+ = id: \\d+ keys");
+  }
+
+  /**
+   * Operators above a projecting scan read its values by their types: a grouping Calcite computes
+   * (COUNT DISTINCT is not the scan's), a UNION ALL with a branch Calcite projects, a sort on a
+   * computed value, a join on two.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT y, COUNT(DISTINCT e) FROM (SELECT x * 2 AS y, d + 1 AS e FROM t) GROUP BY y",
+        "SELECT v FROM (SELECT x * 3 AS v FROM t UNION ALL SELECT ABS(x) AS v FROM t)",
+        "SELECT id, x * 2 + 1 AS v FROM t ORDER BY v, id LIMIT 50",
+        "SELECT p.id, q.id FROM (SELECT id, x * 2 AS y FROM t) p JOIN (SELECT id, x + x AS y FROM t)"
+            + " q ON p.y = q.y AND p.id = q.id + 1"
+      })
+  void operatorsAboveReadTheComputedValues(String query) throws SQLException {
+    String everyRow = query.replace(" FROM t", " FROM (SELECT * FROM t WHERE RAND() >= 0) t");
+    assertThat(Sql.explain(serial, query)).contains("compute=[");
+    List<String> expected = Sql.sorted(Sql.lines(serial, everyRow));
+    assertThat(expected).isNotEmpty();
+    assertThat(Sql.sorted(Sql.lines(parallel, query))).isEqualTo(expected);
+  }
+
+  /** BIGINT and DECIMAL overflows fail with 22003 as Calcite's projection does, and only then. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT b * 9000000 FROM t",
+        "SELECT d * d * d * d FROM t",
+        "SELECT CAST(d AS DECIMAL(20, 2)) * 100000000000000000 FROM t"
+      })
+  void overflowsFailAsCalcitesDo(String query) throws SQLException {
+    String everyRow = query.replace(" FROM t", " FROM (SELECT * FROM t WHERE RAND() >= 0) t");
+    String computed = failure(parallel, query);
+    assertThat(computed).isEqualTo(failure(serial, everyRow));
+    assertThat(failure(rowArrays, query)).isEqualTo(computed);
+  }
+
+  /** How many rows a query gave before it failed, and its SQLState; or the rows and "none". */
+  private static String failure(Connection connection, String query) {
+    int rows = 0;
+    try (Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(query)) {
+      while (result.next()) {
+        result.getString(1);
+        rows++;
+      }
+      return rows + " none";
+    } catch (SQLException e) {
+      return rows + " " + e.getSQLState();
+    }
+  }
+
+  /** A prepared projection run again computes again, from the rows it reads then. */
+  @Test
+  void aPreparedProjectionRunAgainReadsTheRowsOfThen() throws SQLException {
+    Sql.update(serial, "CREATE TABLE p (id INT, x INT)");
+    Sql.update(serial, "INSERT INTO p VALUES (1, 10), (2, 20)");
+    try (PreparedStatement query = parallel.prepareStatement("SELECT id, x * 3 + 1 FROM p")) {
+      assertThat(lines(query)).containsExactlyInAnyOrder("1 31", "2 61");
+      Sql.update(serial, "INSERT INTO p VALUES (3, 30)");
+      Sql.update(serial, "DELETE FROM p WHERE id = 1");
+      assertThat(lines(query)).containsExactlyInAnyOrder("2 61", "3 91");
+    }
+  }
+
+  private static List<String> lines(PreparedStatement query) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rows = query.executeQuery()) {
+      while (rows.next()) {
+        out.add(rows.getString(1) + " " + rows.getString(2));
+      }
+    }
+    return out;
   }
 
   /** UPDATE's scan carries row ids and keeps its own projection; the values land as computed. */
