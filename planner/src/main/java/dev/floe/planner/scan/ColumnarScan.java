@@ -274,7 +274,13 @@ public final class ColumnarScan implements Enumerator<Object> {
       RuntimeException failure = null;
       if (spec.projection() != null) {
         int first = size;
-        for (Object[] column : values) {
+        List<Integer> outputs = spec.projection().outputs();
+        int columns = spec.columns().size();
+        for (int c = 0; c < values.length; c++) {
+          if (outputs.get(c) < columns) {
+            continue; // a column's own values never fail
+          }
+          Object[] column = values[c];
           for (int r = 0; r < first; r++) {
             if (column[r] instanceof LakeProjection.Failed failed) {
               first = r;
