@@ -141,6 +141,8 @@ class ProjectionInScanTest {
         "SELECT x + 1, x + 1, id FROM t WHERE x BETWEEN -10 AND 10",
         "SELECT id * 10 + x FROM t",
         "SELECT EXTRACT(QUARTER FROM dt), x * 2, id FROM t",
+        "SELECT x / 7, b / 3, ABS(x), ABS(d), ABS(f), ABS(b), id / (x * x + 1), x / -1 FROM t",
+        "SELECT CASE WHEN x > 500 THEN x / 3 WHEN x < -500 THEN ABS(x) ELSE 0 - x END FROM t",
         "SELECT d * 2 AS v, id FROM t ORDER BY id DESC",
         "SELECT CASE WHEN d IS NULL THEN -1 WHEN d > 0 THEN x * 2 ELSE x END FROM t"
       })
@@ -365,13 +367,29 @@ class ProjectionInScanTest {
       strings = {
         "SELECT b * 9000000 FROM t",
         "SELECT d * d * d * d FROM t",
-        "SELECT CAST(d AS DECIMAL(20, 2)) * 100000000000000000 FROM t"
+        "SELECT CAST(d AS DECIMAL(20, 2)) * 100000000000000000 FROM t",
+        "SELECT id / x FROM t",
+        "SELECT id / (x + 1000) FROM t",
+        "SELECT a / (a - 2147483647) FROM o",
+        "SELECT (0 - a - 1) / (a - a - 1) FROM o"
       })
   void overflowsFailAsCalcitesDo(String query) throws SQLException {
     String everyRow = query.replace(" FROM t", " FROM (SELECT * FROM t WHERE RAND() >= 0) t");
     String computed = failure(parallel, query);
     assertThat(computed).isEqualTo(failure(serial, everyRow));
     assertThat(failure(rowArrays, query)).isEqualTo(computed);
+  }
+
+  /** Integer division and ABS inside aggregates the scan computes: the same sums as Calcite's. */
+  @Test
+  void divisionAndAbsInAggregatesInTheScan() throws SQLException {
+    String query =
+        "SELECT s, SUM(x / 3), SUM(ABS(d)), MAX(ABS(b) / 1000), COUNT(*) FROM t GROUP BY s";
+    String everyRow = query.replace(" FROM t", " FROM (SELECT * FROM t WHERE RAND() >= 0) t");
+    assertThat(Sql.explain(serial, query)).contains("aggregate=[").contains("ABS(d)");
+    List<String> expected = Sql.sorted(Sql.lines(serial, everyRow));
+    assertThat(expected).hasSizeGreaterThan(40);
+    assertThat(Sql.sorted(Sql.lines(parallel, query))).isEqualTo(expected);
   }
 
   /** How many rows a query gave before it failed, and its SQLState; or the rows and "none". */

@@ -22,15 +22,15 @@ import org.apache.calcite.util.NlsString;
 /**
  * Translates the expressions of a project over a scan into {@link ScanExpression}s the aggregating
  * scan computes, or says it cannot: arithmetic ({@code + - *} on INTEGER, BIGINT, DOUBLE and
- * DECIMAL, {@code /} on DOUBLE), widening casts, and {@code CASE WHEN} whose conditions compare
- * columns and constants ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}, a DATE
- * column with another, {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code %},
- * a VARCHAR column {@code =} or {@code <>} a string literal without {@code %}, {@code _} or a
- * backslash, as the LIKE of that literal, {@code IS TRUE}), {@code EXTRACT} of a year, quarter,
- * month or day from a DATE column; and the conditions of a filter above a scan ({@link
- * #condition}), which the scan then tests on its batches. Anything else (other string and date
- * expressions, functions, DECIMAL division, a DECIMAL whose scale is not BigDecimal's) stays with
- * Calcite's generated code.
+ * DECIMAL, {@code /} on DOUBLE, and on INTEGER and BIGINT as Calcite's checked division), {@code
+ * ABS}, widening casts, and {@code CASE WHEN} whose conditions compare columns and constants
+ * ({@code AND}, {@code OR}, {@code IS [NOT] NULL}, {@code BETWEEN}, a DATE column with another,
+ * {@code [NOT] LIKE} of a VARCHAR column with a pattern of text and {@code %}, a VARCHAR column
+ * {@code =} or {@code <>} a string literal without {@code %}, {@code _} or a backslash, as the LIKE
+ * of that literal, {@code IS TRUE}), {@code EXTRACT} of a year, quarter, month or day from a DATE
+ * column; and the conditions of a filter above a scan ({@link #condition}), which the scan then
+ * tests on its batches. Anything else (other string and date expressions, functions, DECIMAL
+ * division, a DECIMAL whose scale is not BigDecimal's) stays with Calcite's generated code.
  */
 final class ScanExpressions {
   private final RelDataType input;
@@ -153,6 +153,7 @@ final class ScanExpressions {
       case CHECKED_PLUS:
       case CHECKED_MINUS:
       case CHECKED_TIMES:
+      case CHECKED_DIVIDE:
         return arithmetic(call, type, scale);
       case CAST:
         return cast(call, type, scale);
@@ -161,8 +162,21 @@ final class ScanExpressions {
       case EXTRACT:
         return extract(call, type);
       default:
-        return null;
+        return call.getOperator() == SqlStdOperatorTable.ABS ? abs(call, type, scale) : null;
     }
+  }
+
+  /** {@code ABS(x)}, of x's own type. */
+  private ScanExpression abs(RexCall call, Type type, int scale) {
+    ScanExpression operand = value(call.getOperands().get(0));
+    if (operand == null
+        || operand.type() != type
+        || operand.scale() != scale
+        || type == Type.DATE
+        || type == Type.STRING) {
+      return null;
+    }
+    return ScanExpression.call(Op.ABS, type, precision(call.getType()), scale, List.of(operand));
   }
 
   /** {@code EXTRACT(unit FROM date column)} for the units whose field of a date is a plain one. */
@@ -233,19 +247,21 @@ final class ScanExpressions {
     if (a == null || b == null) {
       return null;
     }
+    // an integer division is Calcite's checked one; an unchecked one wraps, which is not taken
+    boolean integerDivision = call.getKind() == SqlKind.CHECKED_DIVIDE;
     switch (type) {
       case INT:
-        if (op == Op.DIVIDE || a.type() != Type.INT || b.type() != Type.INT) {
+        if (op == Op.DIVIDE && !integerDivision || a.type() != Type.INT || b.type() != Type.INT) {
           return null;
         }
         break;
       case LONG:
-        if (op == Op.DIVIDE || !integer(a) || !integer(b)) {
+        if (op == Op.DIVIDE && !integerDivision || !integer(a) || !integer(b)) {
           return null;
         }
         break;
       case DOUBLE:
-        if (a.type() == Type.DECIMAL || b.type() == Type.DECIMAL) {
+        if (integerDivision || a.type() == Type.DECIMAL || b.type() == Type.DECIMAL) {
           return null;
         }
         break;

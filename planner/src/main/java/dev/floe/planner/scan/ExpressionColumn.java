@@ -131,6 +131,8 @@ final class ExpressionColumn {
         return new Arithmetic(e, value(e.operands().get(0)), value(e.operands().get(1)));
       case CAST:
         return new Cast(e, value(e.operands().get(0)));
+      case ABS:
+        return new Abs(e, value(e.operands().get(0)));
       case EXTRACT:
         return new Extract(e, value(e.operands().get(0)));
       case CASE:
@@ -359,6 +361,8 @@ final class ExpressionColumn {
                 z[r] = Math.addExact(x[r], y[r]);
               } else if (op == Op.MINUS) {
                 z[r] = Math.subtractExact(x[r], y[r]);
+              } else if (op == Op.DIVIDE) {
+                z[r] = ScanExpression.divide(x[r], y[r]);
               } else {
                 z[r] = Math.multiplyExact(x[r], y[r]);
               }
@@ -380,9 +384,12 @@ final class ExpressionColumn {
               long x = longAt(a, r);
               long y = longAt(b, r);
               z[r] =
-                  op == Op.PLUS
-                      ? Math.addExact(x, y)
-                      : op == Op.MINUS ? Math.subtractExact(x, y) : Math.multiplyExact(x, y);
+                  switch (op) {
+                    case PLUS -> Math.addExact(x, y);
+                    case MINUS -> Math.subtractExact(x, y);
+                    case DIVIDE -> ScanExpression.divide(x, y);
+                    default -> Math.multiplyExact(x, y);
+                  };
             }
             return o;
           }
@@ -492,6 +499,49 @@ final class ExpressionColumn {
         throw NotInVectors.INSTANCE;
       }
       return unscaled;
+    }
+  }
+
+  /** {@code ABS} in a primitive loop of the operand's own kind. */
+  private static final class Abs extends Value {
+    private final Value operand;
+    private ColumnVector out;
+
+    Abs(ScanExpression e, Value operand) {
+      super(e);
+      this.operand = operand;
+    }
+
+    @Override
+    ColumnVector values(ColumnVector[] columns, int[] rows, int count, int size) {
+      ColumnVector a = operand.values(columns, rows, count, size);
+      out = out(out, size);
+      ColumnVector o = out;
+      if (a.kind != o.kind || a.kind == ColumnVector.Kind.DECIMAL && a.scale != o.scale) {
+        throw NotInVectors.INSTANCE;
+      }
+      for (int i = 0; i < count; i++) {
+        int r = row(rows, i);
+        if (a.anyNull && a.isNull(r)) {
+          o.setNull(r);
+          continue;
+        }
+        switch (o.kind) {
+          case INT:
+            o.ints[r] = Math.abs(a.ints[r]);
+            break;
+          case DOUBLE:
+            o.doubles[r] = Math.abs(a.doubles[r]);
+            break;
+          case LONG:
+          case DECIMAL:
+            o.longs[r] = Math.abs(a.longs[r]);
+            break;
+          default:
+            throw NotInVectors.INSTANCE;
+        }
+      }
+      return o;
     }
   }
 

@@ -43,7 +43,13 @@ public record ScanExpression(
     PLUS,
     MINUS,
     TIMES,
+    /**
+     * Division: of DOUBLE values, or of INTEGER and BIGINT values as Calcite's checked division
+     * ({@link #divide(long, long)}).
+     */
     DIVIDE,
+    /** {@code ABS} of a numeric value, of its type: Java's {@code Math.abs}, BigDecimal's abs. */
+    ABS,
     CAST,
     CASE,
     LESS,
@@ -153,6 +159,8 @@ public record ScanExpression(
         return String.valueOf(literal);
       case CAST:
         return "CAST(" + operands.get(0).describe(names) + " AS " + typeName() + ")";
+      case ABS:
+        return "ABS(" + operands.get(0).describe(names) + ")";
       case IS_NULL:
         return operands.get(0).describe(names) + " IS NULL";
       case IS_NOT_NULL:
@@ -267,6 +275,11 @@ public record ScanExpression(
           Object a = operands.get(0).evaluate(row);
           return a == null ? null : cast((Number) a);
         }
+      case ABS:
+        {
+          Object a = operands.get(0).evaluate(row);
+          return a == null ? null : abs((Number) a);
+        }
       case EXTRACT:
         {
           Object a = operands.get(0).evaluate(row);
@@ -351,6 +364,7 @@ public record ScanExpression(
               switch (op) {
                 case PLUS -> Math.addExact(x, y);
                 case MINUS -> Math.subtractExact(x, y);
+                case DIVIDE -> divide(x, y);
                 default -> Math.multiplyExact(x, y);
               };
           return type == Type.INT ? (Object) Math.toIntExact(result) : (Object) result;
@@ -389,6 +403,49 @@ public record ScanExpression(
           return fit(result);
         }
     }
+  }
+
+  /**
+   * Calcite's checked division of two integers ({@code SqlFunctions.checkedDivide}): Java's, which
+   * fails for a zero divisor ("/ by zero"), and an overflow (the least value divided by -1) an
+   * error. INTEGER operands divide in a long, their quotient checked against INTEGER after.
+   */
+  static long divide(long x, long y) {
+    if (y == 0) {
+      // explicit: the JIT may throw its own division's exception without its message, once hot
+      throw new ArithmeticException("/ by zero");
+    }
+    long result = x / y;
+    if ((x & y & result) < 0) {
+      throw new ArithmeticException("long overflow");
+    }
+    return result;
+  }
+
+  /** As {@link #divide(long, long)} for INTEGER values. */
+  static int divide(int x, int y) {
+    if (y == 0) {
+      throw new ArithmeticException("/ by zero");
+    }
+    int result = x / y;
+    if ((x & y & result) < 0) {
+      throw new ArithmeticException("integer overflow");
+    }
+    return result;
+  }
+
+  /** {@code ABS} as Calcite's {@code SqlFunctions.abs} computes it, of the value's own class. */
+  private static Object abs(Number value) {
+    if (value instanceof Integer i) {
+      return Math.abs(i);
+    }
+    if (value instanceof Long l) {
+      return Math.abs(l);
+    }
+    if (value instanceof Double d) {
+      return Math.abs(d);
+    }
+    return ((BigDecimal) value).abs();
   }
 
   /**

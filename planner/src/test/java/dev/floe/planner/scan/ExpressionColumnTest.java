@@ -146,4 +146,50 @@ class ExpressionColumnTest {
     assertSameAsRowByRow(expression, null);
     assertSameAsRowByRow(expression, new int[] {0, 9, 10, 14, 18, 49});
   }
+
+  /** An INTEGER division as Calcite's checked one: truncated, and -2^31 / -1 and / 0 errors. */
+  @Test
+  void integerDivisionIsCalcitesChecked() {
+    ScanExpression byFour = call(Op.DIVIDE, Type.INT, 0, 0, n(), integer(-4));
+    assertSameAsRowByRow(byFour, null);
+    assertThat(new ExpressionColumn(byFour).compute(columns(), null, ROWS).get(3)).isEqualTo(4);
+    ColumnVector least = new ColumnVector(ColumnVector.Kind.INT);
+    least.reset(2);
+    least.set(0, 7);
+    least.set(1, Integer.MIN_VALUE);
+    ScanExpression byMinusOne =
+        call(Op.DIVIDE, Type.INT, 0, 0, ScanExpression.column(0, Type.INT, 0, 0), integer(-1));
+    assertThatThrownBy(
+            () -> new ExpressionColumn(byMinusOne).compute(new ColumnVector[] {least}, null, 2))
+        .isInstanceOf(ArithmeticException.class)
+        .hasMessage("integer overflow");
+    assertThatThrownBy(() -> byMinusOne.evaluate(c -> Integer.MIN_VALUE))
+        .isInstanceOf(ArithmeticException.class)
+        .hasMessage("integer overflow");
+    ScanExpression byZero = call(Op.DIVIDE, Type.LONG, 0, 0, n(), integer(0));
+    for (int i = 0; i < 20_000; i++) { // hot: the message must stay
+      assertThatThrownBy(() -> new ExpressionColumn(byZero).compute(columns(), null, ROWS))
+          .isInstanceOf(ArithmeticException.class)
+          .hasMessage("/ by zero");
+    }
+  }
+
+  /** ABS of each kind, Integer.MIN_VALUE staying itself as Java's (and Calcite's) abs leaves it. */
+  @Test
+  void absIsJavasOfEachKind() {
+    assertSameAsRowByRow(call(Op.ABS, Type.INT, 0, 0, n()), null);
+    assertSameAsRowByRow(call(Op.ABS, Type.DECIMAL, 18, 2, p()), new int[] {0, 2, 3, 7, 14});
+    assertSameAsRowByRow(call(Op.ABS, Type.DOUBLE, 0, 0, v()), null);
+    ColumnVector least = new ColumnVector(ColumnVector.Kind.INT);
+    least.reset(1);
+    least.set(0, Integer.MIN_VALUE);
+    ScanExpression abs = call(Op.ABS, Type.INT, 0, 0, ScanExpression.column(0, Type.INT, 0, 0));
+    assertThat(new ExpressionColumn(abs).compute(new ColumnVector[] {least}, null, 1).get(0))
+        .isEqualTo(Integer.MIN_VALUE);
+    assertThat(
+            new ExpressionColumn(call(Op.ABS, Type.DECIMAL, 18, 2, p()))
+                .compute(columns(), null, ROWS)
+                .get(14))
+        .isEqualTo(new BigDecimal("9999999999999999.99"));
+  }
 }
