@@ -274,10 +274,8 @@ public final class ColumnarScan implements Enumerator<Object> {
       RuntimeException failure = null;
       if (spec.projection() != null) {
         int first = size;
-        List<Integer> outputs = spec.projection().outputs();
-        int columns = spec.columns().size();
         for (int c = 0; c < values.length; c++) {
-          if (outputs.get(c) < columns) {
+          if (!spec.projection().computed(c, spec.columns().size())) {
             continue; // a column's own values never fail
           }
           Object[] column = values[c];

@@ -42,13 +42,18 @@ public record LakeProjection(List<Integer> outputs, List<ScanExpression> compute
    */
   record Failed(RuntimeException error) {}
 
+  /** Whether output {@code j} is computed (not a column's own value) in a scan of {@code width}. */
+  boolean computed(int j, int width) {
+    return outputs.get(j) >= width;
+  }
+
   /**
-   * {@code row}, after throwing the failure of the first output (in output order) that could not be
-   * computed for it.
+   * {@code row} of a scan reading {@code width} columns, after throwing the failure of the first
+   * output (in output order) that could not be computed for it.
    */
-  static Object[] check(Object[] row) {
-    for (Object value : row) {
-      if (value instanceof Failed failed) {
+  Object[] check(Object[] row, int width) {
+    for (int j = 0; j < row.length; j++) {
+      if (computed(j, width) && row[j] instanceof Failed failed) {
         throw failed.error();
       }
     }

@@ -234,7 +234,7 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
             : new ParallelEnumerator(
                 reader, tasks, workers, spec.session().scanExecutor(), spec.limit(), cancel);
     if (spec.projection() != null) {
-      rows = new Checked(rows);
+      rows = new Checked(rows, spec.projection(), spec.columns().size());
     }
     return stats == null ? rows : new Watched(rows, stats);
   }
@@ -246,14 +246,18 @@ public final class LakeScan extends AbstractEnumerable<Object[]> {
    */
   private static final class Checked implements Enumerator<Object[]> {
     private final Enumerator<Object[]> rows;
+    private final LakeProjection projection;
+    private final int width;
 
-    Checked(Enumerator<Object[]> rows) {
+    Checked(Enumerator<Object[]> rows, LakeProjection projection, int width) {
       this.rows = rows;
+      this.projection = projection;
+      this.width = width;
     }
 
     @Override
     public Object[] current() {
-      return LakeProjection.check(rows.current());
+      return projection.check(rows.current(), width);
     }
 
     @Override

@@ -19,13 +19,17 @@ final class ProjectedRows {
   private final int width;
   private final ScanExpression[] expressions;
   private final ExpressionColumn[] vectorized;
+
+  /** Each expression's values over the current batch, indexed as its columns are. */
   private final ColumnVector[] computed;
-  private final Object[][] byRow;
+
+  /** For each expression, the vector it is computed into row by row when its batch fails. */
+  private final ColumnVector[] boxed;
+
+  private final ColumnVector[] outputVectors;
   private ColumnVector[] columns;
   private ColumnBatch batch;
   private int[] positions;
-  private final ColumnVector[] outputVectors;
-  private final ColumnVector[] boxed;
 
   /**
    * @param projection what the scan emits
@@ -41,28 +45,21 @@ final class ProjectedRows {
       vectorized[k] = new ExpressionColumn(expressions[k]);
     }
     this.computed = new ColumnVector[expressions.length];
-    this.byRow = new Object[expressions.length][];
-    this.outputVectors = new ColumnVector[outputs.length];
     this.boxed = new ColumnVector[expressions.length];
+    this.outputVectors = new ColumnVector[outputs.length];
   }
 
   /** The row of outputs for a row of the scan's column values (from Iceberg's row reader). */
   Object[] row(Object[] values) {
-    Object[] out = new Object[outputs.length];
+    // every expression is some output's: each is computed once, in order
     Object[] results = new Object[expressions.length];
-    boolean[] done = new boolean[expressions.length];
+    for (int k = 0; k < expressions.length; k++) {
+      results[k] = evaluate(expressions[k], c -> values[c]);
+    }
+    Object[] out = new Object[outputs.length];
     for (int j = 0; j < outputs.length; j++) {
       int o = outputs[j];
-      if (o < width) {
-        out[j] = values[o];
-      } else {
-        int k = o - width;
-        if (!done[k]) {
-          results[k] = evaluate(expressions[k], c -> values[c]);
-          done[k] = true;
-        }
-        out[j] = results[k];
-      }
+      out[j] = o < width ? values[o] : results[o - width];
     }
     return out;
   }
@@ -70,7 +67,7 @@ final class ProjectedRows {
   /**
    * Computes the expressions for rows {@code rows[0..count)} ({@code 0..count)} when null,
    * ascending) of a batch whose scan column {@code i} is its column {@code positions[i]}; {@link
-   * #row(int)} then gives those rows.
+   * #row(int)} and {@link #vectors()} then give those rows.
    */
   void batch(ColumnBatch next, int[] at, int[] rows, int count) {
     this.batch = next;
@@ -84,8 +81,6 @@ final class ProjectedRows {
       }
     }
     for (int k = 0; k < expressions.length; k++) {
-      computed[k] = null;
-      byRow[k] = null;
       if (next.vectors != null) {
         try {
           computed[k] = vectorized[k].compute(columns, rows, count);
@@ -94,13 +89,17 @@ final class ProjectedRows {
           vectorized[k] = new ExpressionColumn(expressions[k]); // it may hold a half-done batch
         }
       }
-      Object[] values = new Object[next.size];
+      if (boxed[k] == null) {
+        boxed[k] = new ColumnVector(ColumnVector.Kind.OBJECT);
+      }
+      ColumnVector values = boxed[k];
+      values.reset(Math.max(next.size, 1));
       ScanExpression expression = expressions[k];
       for (int i = 0; i < count; i++) {
         int r = rows == null ? i : rows[i];
-        values[r] = evaluate(expression, c -> next.value(at[c], r));
+        values.set(r, evaluate(expression, c -> next.value(at[c], r)));
       }
-      byRow[k] = values;
+      computed[k] = values;
     }
   }
 
@@ -109,21 +108,16 @@ final class ProjectedRows {
     Object[] out = new Object[outputs.length];
     for (int j = 0; j < outputs.length; j++) {
       int o = outputs[j];
-      if (o < width) {
-        out[j] = batch.value(positions[o], row);
-      } else {
-        int k = o - width;
-        out[j] = byRow[k] != null ? byRow[k][row] : computed[k].get(row);
-      }
+      out[j] = o < width ? batch.value(positions[o], row) : computed[o - width].get(row);
     }
     return out;
   }
 
   /**
    * The outputs of the batch last given to {@link #batch} (decoded into vectors) as vectors indexed
-   * as its columns are, for the rows given there: the columns' own vectors and the computed ones;
-   * an expression computed row by row comes as a vector of its values, failures included ({@link
-   * LakeProjection.Failed}). Valid until the next batch.
+   * as its columns are, for the rows given there: the columns' own vectors and the computed ones
+   * (an expression computed row by row holds its failures, {@link LakeProjection.Failed}). Valid
+   * until the next batch.
    */
   ColumnVector[] vectors() {
     if (batch.vectors == null) {
@@ -131,29 +125,7 @@ final class ProjectedRows {
     }
     for (int j = 0; j < outputs.length; j++) {
       int o = outputs[j];
-      if (o < width) {
-        outputVectors[j] = columns[o];
-        continue;
-      }
-      int k = o - width;
-      if (byRow[k] == null) {
-        outputVectors[j] = computed[k];
-        continue;
-      }
-      if (boxed[k] == null) {
-        boxed[k] = new ColumnVector(ColumnVector.Kind.OBJECT);
-      }
-      ColumnVector vector = boxed[k];
-      Object[] values = byRow[k];
-      vector.reset(Math.max(values.length, 1));
-      for (int r = 0; r < values.length; r++) {
-        if (values[r] != null) {
-          vector.set(r, values[r]);
-        } else {
-          vector.setNull(r);
-        }
-      }
-      outputVectors[j] = vector;
+      outputVectors[j] = o < width ? columns[o] : computed[o - width];
     }
     return outputVectors;
   }
